@@ -1,0 +1,102 @@
+"""What a command is (CommandSpec) and what it sees when it runs (CommandContext)."""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, Union
+
+from ..result import CommandResult, err
+
+if TYPE_CHECKING:
+    from ..memory import SimpleMemory
+    from ..vfs.base import VFS
+    from .registry import CommandRegistry
+
+Handler = Callable[["CommandContext", list[str], bytes], Union[CommandResult, Awaitable[CommandResult]]]
+Kind = Union[str, Callable[[Sequence[str]], str]]
+
+OUTPUT_DIR = "/.system/cmd-output"
+
+
+@dataclass
+class Adapters:
+    """Host-supplied tools: `search(query, limit)` and `fetch(resource)`, sync or async."""
+    search: Any = None
+    fetch: Any = None
+
+    @classmethod
+    def coerce(cls, value: Any) -> "Adapters":
+        if value is None:
+            return cls()
+        if isinstance(value, Adapters):
+            return value
+        if isinstance(value, dict):
+            return cls(search=value.get("search"), fetch=value.get("fetch"))
+        return cls(search=getattr(value, "search", None), fetch=getattr(value, "fetch", None))
+
+
+@dataclass
+class CommandContext:
+    vfs: "VFS"
+    registry: "CommandRegistry"
+    memory: "SimpleMemory"
+    adapters: Adapters = field(default_factory=Adapters)
+    max_materialized_bytes: int | None = None
+    output_dir: str = OUTPUT_DIR
+    output_counter: int = 0
+    # Set by the host (the browser's interrupt()) to ask long commands to stop early.
+    cancelled: Callable[[], bool] = lambda: False
+
+
+class CommandFailed(Exception):
+    """Raised by helpers (read_text_input, ...) to end a command with a prepared result."""
+
+    def __init__(self, result: CommandResult) -> None:
+        super().__init__(result.stderr)
+        self.result = result
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    name: str
+    summary: str
+    usage: str
+    details: str
+    handler: Handler
+    accepts_stdin: bool | None = None
+    min_args: int | None = None
+    max_args: int | None = None
+    requires_adapter: str | None = None
+    conformance_args: tuple[str, ...] = ()
+    kind: Kind = "read"
+    group: str = "custom"
+    # Arity failures print `<name>: usage: <usage>` unless a command words its own.
+    arity_message: str | None = None
+    usage_exit_code: int = 1
+
+    def kind_for(self, args: Sequence[str]) -> str:
+        """The command's kind for these arguments ("read", "write", "sensitive")."""
+        return self.kind(args) if callable(self.kind) else self.kind
+
+    def help_text(self) -> str:
+        return f"{self.name}: {self.summary}\nUsage: {self.usage}\n\n{self.details}"
+
+
+async def invoke_command(spec: CommandSpec, ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    """Run a spec's handler after the checks its metadata promises (stdin, arity)."""
+    if spec.accepts_stdin is False and stdin:
+        return err(f"{spec.name}: does not accept stdin")
+    too_few = spec.min_args is not None and len(args) < spec.min_args
+    too_many = spec.max_args is not None and len(args) > spec.max_args
+    if too_few or too_many:
+        message = spec.arity_message or f"usage: {spec.usage}"
+        return err(f"{spec.name}: {message}", spec.usage_exit_code)
+    try:
+        result = spec.handler(ctx, list(args), bytes(stdin))
+        if inspect.isawaitable(result):
+            result = await result
+    except CommandFailed as failure:
+        return failure.result
+    if not isinstance(result, CommandResult):
+        raise TypeError(f"command {spec.name} returned {type(result).__name__}, not CommandResult")
+    return result

@@ -1,0 +1,35 @@
+"""What a command hands back: bytes on stdout, a one-line stderr, an exit code."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TEXT = "text/plain"
+JSON = "application/json"
+OCTET = "application/octet-stream"
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    stdout: bytes = b""
+    stderr: str = ""
+    exit_code: int = 0
+    content_type: str = TEXT
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", errors="replace")
+
+
+def ok(text: str = "", content_type: str = TEXT) -> CommandResult:
+    """A successful result carrying text."""
+    return CommandResult(stdout=text.encode("utf-8"), content_type=content_type)
+
+
+def ok_bytes(data: bytes, content_type: str = OCTET) -> CommandResult:
+    """A successful result carrying raw bytes."""
+    return CommandResult(stdout=bytes(data), content_type=content_type)
+
+
+def err(message: str, exit_code: int = 1) -> CommandResult:
+    """A failed result: the message goes to stderr, stdout stays empty."""
+    return CommandResult(stderr=message, exit_code=exit_code)

@@ -1,0 +1,190 @@
+"""AgentCLI: parse a command line, run its chain of pipelines, present the result."""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from .commands.registry import CommandRegistry
+from .commands.selection import create_command_registry, normalize_selection
+from .commands.spec import Adapters, CommandContext, CommandSpec, invoke_command
+from .commands.system import unknown_command_message
+from .memory import SimpleMemory
+from .presentation import OutputLimits, Presentation, present, require_non_negative_int
+from .result import CommandResult, err, ok
+from .shell import ChainItem, ParseError, Pipeline, parse_command_line
+from .vfs.base import VFS
+from .vfs.memory import MemoryVFS
+
+
+@dataclass(frozen=True)
+class CommandTrace:
+    argv: tuple[str, ...]
+    stdin_bytes: int
+    stdout_bytes: int
+    stderr: str
+    exit_code: int
+    content_type: str
+
+
+@dataclass(frozen=True)
+class PipelineTrace:
+    relation: str | None
+    executed: bool
+    exit_code: int | None = None
+    commands: tuple[CommandTrace, ...] = ()
+    skipped_reason: str | None = None  # "previous_succeeded" | "previous_failed"
+
+
+@dataclass(frozen=True)
+class RunExecution:
+    command_line: str
+    exit_code: int
+    duration_ms: float
+    stdout: bytes
+    stderr: str
+    content_type: str
+    trace: tuple[PipelineTrace, ...]
+    presentation: Presentation
+
+
+@dataclass
+class _ChainOutcome:
+    result: CommandResult
+    trace: list[PipelineTrace] = field(default_factory=list)
+
+
+class AgentCLI:
+    """One `run` tool over a registry of commands and a virtual file system."""
+
+    def __init__(self, ctx: CommandContext, output_limits: OutputLimits) -> None:
+        self.ctx = ctx
+        self.registry = ctx.registry
+        self.output_limits = output_limits
+
+    async def initialize(self) -> None:
+        await self.ctx.vfs.mkdir(self.ctx.output_dir, True)
+
+    async def run(self, command_line: str) -> str:
+        """The text block for the model: output, [error]/[stderr], footer."""
+        return (await self.run_detailed(command_line)).presentation.text
+
+    async def run_detailed(self, command_line: str) -> RunExecution:
+        started = time.perf_counter()
+        try:
+            outcome = await self._execute_chain(parse_command_line(command_line))
+        except ParseError as error:
+            outcome = _ChainOutcome(err(error.message, 2))
+        duration_ms = max(0.0, (time.perf_counter() - started) * 1000)
+        result = outcome.result
+        presentation = await present(self.ctx, result, duration_ms, self.output_limits)
+        return RunExecution(command_line, result.exit_code, duration_ms, result.stdout, result.stderr,
+                            result.content_type, tuple(outcome.trace), presentation)
+
+    def build_tool_description(self, variant: str = "full-tool-description") -> str:
+        from .tooldef import build_tool_description
+        return build_tool_description(self.registry, variant)
+
+    async def _execute_chain(self, chain: list[ChainItem]) -> _ChainOutcome:
+        stdout = bytearray()
+        last = ok("")
+        trace: list[PipelineTrace] = []
+        for item in chain:
+            skipped = _skip_reason(item.relation, last.exit_code)
+            if skipped:
+                trace.append(PipelineTrace(item.relation, False, skipped_reason=skipped))
+                continue
+            last, commands = await self._execute_pipeline(item.pipeline)
+            trace.append(PipelineTrace(item.relation, True, last.exit_code, tuple(commands)))
+            _append_output(stdout, last.stdout)
+        return _ChainOutcome(CommandResult(bytes(stdout), last.stderr, last.exit_code, last.content_type), trace)
+
+    async def _execute_pipeline(self, pipeline: Pipeline) -> tuple[CommandResult, list[CommandTrace]]:
+        stdin = b""
+        result = ok("")
+        commands: list[CommandTrace] = []
+        for command in pipeline.commands:
+            result = await self._dispatch(list(command.argv), stdin)
+            commands.append(CommandTrace(command.argv, len(stdin), len(result.stdout), result.stderr,
+                                         result.exit_code, result.content_type))
+            if result.exit_code != 0:
+                break
+            stdin = result.stdout
+        return result, commands
+
+    async def _dispatch(self, argv: list[str], stdin: bytes) -> CommandResult:
+        spec = self.registry.get(argv[0])
+        if spec is None:
+            return err(unknown_command_message(argv[0], self.registry.names()), 127)
+        try:
+            return await invoke_command(spec, self.ctx, argv[1:], stdin)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a crashing handler fails its stage, not the runtime
+            return err(f"internal runtime error: {str(error) or type(error).__name__}")
+
+
+def _skip_reason(relation: str | None, previous_exit: int) -> str | None:
+    if relation == "&&" and previous_exit != 0:
+        return "previous_failed"
+    if relation == "||" and previous_exit == 0:
+        return "previous_succeeded"
+    return None
+
+
+def _append_output(stdout: bytearray, chunk: bytes) -> None:
+    """Join pipeline outputs, adding a newline between two that would run together."""
+    if chunk and stdout and stdout[-1:] != b"\n" and chunk[:1] != b"\n":
+        stdout += b"\n"
+    stdout += chunk
+
+
+async def create_agent_cli(vfs: VFS | None = None, adapters: Any = None, memory: SimpleMemory | None = None,
+                           registry: CommandRegistry | None = None,
+                           builtin_commands: Mapping[str, Any] | bool | None = None,
+                           commands: Iterable[CommandSpec] | None = None,
+                           output_limits: Mapping[str, Any] | None = None,
+                           execution_policy: Mapping[str, Any] | None = None,
+                           policy: Any = None, confirm: Any = None, providers: Any = None) -> AgentCLI:
+    """Build and initialise a runtime; every option is optional (a MemoryVFS by default)."""
+    if policy is not None or confirm is not None or providers:
+        raise NotImplementedError("policy, confirm and providers are not available in this version yet")
+    ctx = CommandContext(
+        vfs=vfs if vfs is not None else MemoryVFS(),
+        registry=_resolve_registry(registry, builtin_commands, commands),
+        memory=memory if memory is not None else SimpleMemory(),
+        adapters=Adapters.coerce(adapters),
+        max_materialized_bytes=_max_materialized_bytes(execution_policy),
+    )
+    runtime = AgentCLI(ctx, OutputLimits.from_options(output_limits))
+    await runtime.initialize()
+    return runtime
+
+
+def _resolve_registry(registry: CommandRegistry | None, builtin_commands: Mapping[str, Any] | bool | None,
+                      commands: Iterable[CommandSpec] | None) -> CommandRegistry:
+    if registry is not None:
+        if builtin_commands is not None or commands is not None:
+            raise ValueError("registry cannot be combined with builtin_commands or commands")
+        return registry
+    if builtin_commands is True:
+        builtin_commands = None
+    selection = {"include_groups": []} if builtin_commands is False else normalize_selection(builtin_commands)
+    selection.pop("on_conflict", None)
+    return create_command_registry(**selection, commands=commands, on_conflict="replace")
+
+
+def _max_materialized_bytes(policy: Mapping[str, Any] | None) -> int | None:
+    options = dict(policy or {})
+    value = options.pop("max_materialized_bytes", options.pop("maxMaterializedBytes", None))
+    if options:
+        raise ValueError(f"unknown execution_policy option: {', '.join(options)}")
+    if value is not None:
+        require_non_negative_int(value, "execution_policy.max_materialized_bytes")
+    return value
+
+
+def run_sync(runtime: AgentCLI, command_line: str) -> str:
+    """CPython convenience: run one command line from synchronous code."""
+    return asyncio.run(runtime.run(command_line))

@@ -1,0 +1,69 @@
+"""Build a ready runtime from a world spec (files, search docs, fetch resources, memory)."""
+from __future__ import annotations
+
+import base64
+import json
+from importlib import resources
+from typing import Any, Callable, Mapping
+
+from ..memory import SimpleMemory
+from ..runtime import AgentCLI, create_agent_cli
+from ..vfs.memory import MemoryVFS
+from ..vfs.paths import parent_of
+from .adapters import DemoFetch, DemoSearch
+
+
+def file_bytes(content: Any) -> bytes | None:
+    """A world file's bytes; None for a directory entry.
+
+    Accepts str, bytes, {"text": ...}, {"b64": ...}, and the corpus forms
+    {"kind": "text"|"bytes"|"dir", "text"|"data_b64": ...}.
+    """
+    if isinstance(content, str):
+        return content.encode("utf-8")
+    if isinstance(content, (bytes, bytearray)):
+        return bytes(content)
+    if isinstance(content, Mapping):
+        if content.get("kind") == "dir":
+            return None
+        if "text" in content:
+            return str(content["text"]).encode("utf-8")
+        for key in ("b64", "data_b64"):
+            if key in content:
+                return base64.b64decode(content[key])
+    raise ValueError(f"unsupported world file content: {content!r}")
+
+
+async def populate_vfs(vfs: Any, files: Mapping[str, Any]) -> None:
+    for path, content in files.items():
+        data = file_bytes(content)
+        if data is None:
+            await vfs.mkdir(path, True)
+        else:
+            await vfs.mkdir(parent_of(vfs.normalize(path)), True)
+            await vfs.write_bytes(path, data)
+
+
+async def build_world(world: Mapping[str, Any] | None = None, *, now_ms: Callable[[], int] | None = None,
+                      **runtime_options: Any) -> AgentCLI:
+    """A runtime over a MemoryVFS seeded from `world` (upstream JSON keys accepted)."""
+    world = dict(world or {})
+    vfs = MemoryVFS(now_ms=now_ms, resource_policy=world.get("vfsResourcePolicy"))
+    await populate_vfs(vfs, world.get("files") or {})
+    memory = SimpleMemory(now_ms=now_ms)
+    for entry in world.get("memory") or []:
+        memory.store(entry if isinstance(entry, str) else entry["text"])
+    adapters = {}
+    if world.get("searchDocs") is not None:
+        adapters["search"] = DemoSearch(world["searchDocs"])
+    if world.get("fetchResources") is not None:
+        adapters["fetch"] = DemoFetch(world["fetchResources"])
+    limits = world.get("outputLimits", world.get("output_limits"))
+    return await create_agent_cli(vfs=vfs, memory=memory, adapters=adapters, output_limits=limits,
+                                  **runtime_options)
+
+
+def demo_world() -> dict[str, Any]:
+    """The demo world: notes, logs, configs, an account, a draft, a binary logo, docs and resources."""
+    text = resources.files(__package__).joinpath("demo_world.json").read_text(encoding="utf-8")
+    return json.loads(text)

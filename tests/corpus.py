@@ -1,0 +1,84 @@
+"""Access to the recorded upstream behaviour in ../shared/parity (read at test time, never copied)."""
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from onetool_wasm.vfs.paths import parent_of
+
+SNAPSHOTS = Path(os.environ.get(
+    "ONETOOL_PARITY_DIR",
+    Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"))
+FIRST_TICK = 1700000000001
+UPSTREAM_COMMANDS = ("append calc cat cp diff echo fetch find grep head help json ls memory mkdir mv rm "
+                     "search sed sort stat tail tr uniq wc write").split()
+
+
+def unimplemented(names) -> list[str]:
+    """Which of these upstream commands our built-ins still lack (empty once all have landed)."""
+    from onetool_wasm.commands import create_command_registry
+    registry = create_command_registry()
+    return sorted(name for name in set(names) if not registry.has(name))
+
+
+def require_corpus() -> Path:
+    """The corpus folder, or skip the calling module with a printed reason."""
+    if not SNAPSHOTS.is_dir():
+        pytest.skip(f"parity corpus not found at {SNAPSHOTS} (set ONETOOL_PARITY_DIR)", allow_module_level=True)
+    return SNAPSHOTS
+
+
+def load_json_files(folder: str) -> list[tuple[str, dict[str, Any]]]:
+    root = SNAPSHOTS / folder
+    if not root.is_dir():
+        return []
+    return [(str(path.relative_to(root).with_suffix("")), json.loads(path.read_text(encoding="utf-8")))
+            for path in sorted(root.rglob("*.json"))]
+
+
+def upstream_clock() -> Callable[[], int]:
+    """Date.now() as the recorder saw it: 1700000000001, then +1 a call."""
+    ticks = itertools.count(FIRST_TICK)
+    return lambda: next(ticks)
+
+
+def b64(text: str) -> bytes:
+    return base64.b64decode(text)
+
+
+async def snapshot_world(vfs: Any, memory: Any) -> dict[str, Any]:
+    """The world in the recorded `worldAfter` shape: every path sorted, plus memory items."""
+    entries: list[dict[str, Any]] = []
+
+    async def walk(directory: str) -> None:
+        for name in await vfs.listdir(directory):
+            path = (directory.rstrip("/") + "/" + name.rstrip("/"))
+            if name.endswith("/"):
+                entries.append({"path": path, "kind": "dir"})
+                await walk(path)
+            else:
+                data = await vfs.read_bytes(path)
+                entries.append(_file_entry(path, data))
+
+    await walk("/")
+    entries.sort(key=lambda entry: entry["path"].encode("utf-8"))
+    items = [{"id": item.id, "text": item.text, "createdEpochMs": item.created_epoch_ms, "metadata": {}}
+             for item in sorted(memory.recent(10**9), key=lambda item: item.id)]
+    return {"files": entries, "memory": items}
+
+
+def _file_entry(path: str, data: bytes) -> dict[str, Any]:
+    from onetool_wasm.textutil import looks_binary
+    if looks_binary(data):
+        return {"path": path, "kind": "bytes", "data_b64": base64.b64encode(data).decode("ascii")}
+    return {"path": path, "kind": "text", "text": data.decode("utf-8")}
+
+
+__all__ = ["SNAPSHOTS", "b64", "load_json_files", "parent_of", "require_corpus", "snapshot_world",
+           "upstream_clock"]

@@ -1,0 +1,49 @@
+"""Replay upstream's recorded size/duration formatting and binary detection.
+
+utils/arithmetic.jsonl is replayed by the calc command's tests, not here."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from onetool_wasm.textutil import format_duration, format_size, looks_binary
+
+
+def _parity_dir() -> Path:
+    override = os.environ.get("ONETOOL_PARITY_DIR")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"
+
+
+PARITY_DIR = _parity_dir()
+if not (PARITY_DIR / "utils").is_dir():
+    pytest.skip(f"upstream parity records not found at {PARITY_DIR} (set ONETOOL_PARITY_DIR)",
+                allow_module_level=True)
+
+
+def _load(name: str) -> list[dict[str, Any]]:
+    lines = (PARITY_DIR / "utils" / name).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+FORMAT_RECORDS = _load("format.jsonl")
+BINARY_RECORDS = _load("binary-detection.jsonl")
+
+
+@pytest.mark.parametrize("record", FORMAT_RECORDS,
+                         ids=[f"{r['kind']}:{r['input']}" for r in FORMAT_RECORDS])
+def test_format(record: dict[str, Any]) -> None:
+    formatter = {"duration": format_duration, "size": format_size}[record["kind"]]
+    assert formatter(record["input"]) == record["output"]
+
+
+@pytest.mark.parametrize("record", BINARY_RECORDS,
+                         ids=[f"line{index + 1}" for index in range(len(BINARY_RECORDS))])
+def test_binary_detection(record: dict[str, Any]) -> None:
+    assert looks_binary(base64.b64decode(record["data_b64"])) is record["looksBinary"]

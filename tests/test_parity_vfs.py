@@ -1,0 +1,130 @@
+"""Replay upstream's recorded VFS behaviour: path utilities, and MemoryVFS operation
+sequences against MemoryVFS (times included, with upstream's counter clock) and against
+DirectoryVFS on a temporary directory (times aside: they come from the file system)."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import itertools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from onetool_wasm.vfs import (DirectoryVFS, MemoryVFS, VFSError, base_name, is_strict_descendant_path,
+                              normalize_path, parent_of)
+
+
+def _parity_dir() -> Path:
+    override = os.environ.get("ONETOOL_PARITY_DIR")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"
+
+
+PARITY_DIR = _parity_dir()
+if not (PARITY_DIR / "vfs").is_dir():
+    pytest.skip(f"upstream parity records not found at {PARITY_DIR} (set ONETOOL_PARITY_DIR)",
+                allow_module_level=True)
+
+FIRST_TICK = 1700000000001  # upstream's recorded Date.now(): this, then +1 per call
+
+
+def _load(name: str) -> list[dict[str, Any]]:
+    lines = (PARITY_DIR / "vfs" / name).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+PATH_RECORDS = _load("path-utils.jsonl")
+VFS_RECORDS = _load("memory-vfs.jsonl")
+
+
+@pytest.mark.parametrize("record", PATH_RECORDS,
+                         ids=[f"{r['kind']}:{r.get('input', r.get('candidate'))}" for r in PATH_RECORDS])
+def test_path_utils(record: dict[str, Any]) -> None:
+    kind = record["kind"]
+    if kind == "normalize":
+        assert normalize_path(record["input"]) == record["output"]
+    elif kind == "parentOf":
+        assert parent_of(record["input"]) == record["output"]
+    elif kind == "baseName":
+        assert base_name(record["input"]) == record["output"]
+    elif kind == "isStrictDescendantPath":
+        assert is_strict_descendant_path(record["ancestor"], record["candidate"]) is record["output"]
+    else:
+        pytest.fail(f"unknown path record kind: {kind}")
+
+
+def _counter_clock() -> Any:
+    ticks = itertools.count(FIRST_TICK)
+    return lambda: next(ticks)
+
+
+async def _perform(vfs: Any, step: dict[str, Any]) -> Any:
+    op = step["op"]
+    if op == "writeBytes":
+        return await vfs.write_bytes(step["path"], base64.b64decode(step["data_b64"]))
+    if op == "appendBytes":
+        return await vfs.append_bytes(step["path"], base64.b64decode(step["data_b64"]))
+    if op == "readBytes":
+        return base64.b64encode(await vfs.read_bytes(step["path"])).decode("ascii")
+    if op == "readText":
+        return await vfs.read_text(step["path"])
+    if op == "mkdir":
+        return await vfs.mkdir(step["path"], step.get("parents", True))
+    if op == "listdir":
+        return await vfs.listdir(step["path"])
+    if op == "exists":
+        return await vfs.exists(step["path"])
+    if op == "isDir":
+        return await vfs.is_dir(step["path"])
+    if op == "delete":
+        return await vfs.delete(step["path"])
+    if op in ("copy", "move"):
+        src, dst = await getattr(vfs, op)(step["src"], step["dst"])
+        return {"src": src, "dst": dst}
+    if op == "stat":
+        info = await vfs.stat(step["path"])
+        return {"path": info.path, "exists": info.exists, "isDir": info.is_dir, "size": info.size,
+                "mediaType": info.media_type, "modifiedEpochMs": info.modified_epoch_ms}
+    raise AssertionError(f"unknown op {op}")
+
+
+def _error_record(error: VFSError) -> dict[str, Any]:
+    record: dict[str, Any] = {"code": error.code, "path": error.path}
+    if error.target_path is not None:
+        record["targetPath"] = error.target_path
+    if error.details is not None:
+        record["details"] = error.details
+    record["message"] = str(error)
+    return record
+
+
+async def _replay(vfs: Any, record: dict[str, Any], compare_times: bool) -> None:
+    for index, step in enumerate(record["steps"]):
+        where = f"step {index} ({step['op']})"
+        try:
+            result = await _perform(vfs, step)
+        except VFSError as error:
+            assert "error" in step, f"{where}: unexpected {error!r}"
+            assert _error_record(error) == step["error"], where
+            continue
+        assert "error" not in step, f"{where}: expected {step['error']}, got {result!r}"
+        expected = step["result"]
+        if not compare_times and isinstance(expected, dict) and "modifiedEpochMs" in expected:
+            expected = {**expected, "modifiedEpochMs": result["modifiedEpochMs"]}
+        assert result == expected, where
+
+
+@pytest.mark.parametrize("record", VFS_RECORDS, ids=[r["id"] for r in VFS_RECORDS])
+def test_memory_vfs_records(record: dict[str, Any]) -> None:
+    vfs = MemoryVFS(resource_policy=record.get("resourcePolicy"), now_ms=_counter_clock())
+    asyncio.run(_replay(vfs, record, compare_times=True))
+
+
+@pytest.mark.parametrize("record", VFS_RECORDS, ids=[r["id"] for r in VFS_RECORDS])
+def test_directory_vfs_records(record: dict[str, Any], tmp_path: Path) -> None:
+    vfs = DirectoryVFS(tmp_path / "root", resource_policy=record.get("resourcePolicy"))
+    asyncio.run(_replay(vfs, record, compare_times=False))

@@ -1,0 +1,1 @@
+"""Stdlib-only helpers for build.py (pins, wheels, the Pyodide lock file, the dev server)."""
