@@ -59,11 +59,11 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def footer(exit_code: int, duration_ms: float) -> str:
+def footer(exit_code: int, duration_ms: int) -> str:
     return f"[exit:{exit_code} | {format_duration(duration_ms)}]"
 
 
-async def present(ctx: CommandContext, result: CommandResult, duration_ms: float,
+async def present(ctx: CommandContext, result: CommandResult, duration_ms: int,
                   limits: OutputLimits) -> Presentation:
     parts: list[str] = []
     mode, saved, total_bytes, total_lines = "plain", None, None, None

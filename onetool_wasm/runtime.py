@@ -41,7 +41,7 @@ class PipelineTrace:
 class RunExecution:
     command_line: str
     exit_code: int
-    duration_ms: float
+    duration_ms: int
     stdout: bytes
     stderr: str
     content_type: str
@@ -76,7 +76,7 @@ class AgentCLI:
             outcome = await self._execute_chain(parse_command_line(command_line))
         except ParseError as error:
             outcome = _ChainOutcome(err(error.message, 2))
-        duration_ms = max(0.0, (time.perf_counter() - started) * 1000)
+        duration_ms = max(0, round((time.perf_counter() - started) * 1000))
         result = outcome.result
         presentation = await present(self.ctx, result, duration_ms, self.output_limits)
         return RunExecution(command_line, result.exit_code, duration_ms, result.stdout, result.stderr,
