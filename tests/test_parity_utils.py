@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from onetool_wasm.textutil import format_duration, format_size, looks_binary
 
+from .corpus import require_corpus
 
-def _parity_dir() -> Path:
-    override = os.environ.get("ONETOOL_PARITY_DIR")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"
-
-
-PARITY_DIR = _parity_dir()
-if not (PARITY_DIR / "utils").is_dir():
-    pytest.skip(f"upstream parity records not found at {PARITY_DIR} (set ONETOOL_PARITY_DIR)",
-                allow_module_level=True)
+PARITY_DIR = require_corpus()  # skips this module, with the reason, when the corpus is absent
 
 
 def _load(name: str) -> list[dict[str, Any]]:

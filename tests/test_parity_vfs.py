@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import itertools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -16,20 +14,9 @@ import pytest
 from onetool_wasm.vfs import (DirectoryVFS, MemoryVFS, VFSError, base_name, is_strict_descendant_path,
                               normalize_path, parent_of)
 
+from .corpus import require_corpus, upstream_clock
 
-def _parity_dir() -> Path:
-    override = os.environ.get("ONETOOL_PARITY_DIR")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"
-
-
-PARITY_DIR = _parity_dir()
-if not (PARITY_DIR / "vfs").is_dir():
-    pytest.skip(f"upstream parity records not found at {PARITY_DIR} (set ONETOOL_PARITY_DIR)",
-                allow_module_level=True)
-
-FIRST_TICK = 1700000000001  # upstream's recorded Date.now(): this, then +1 per call
+PARITY_DIR = require_corpus()  # skips this module, with the reason, when the corpus is absent
 
 
 def _load(name: str) -> list[dict[str, Any]]:
@@ -55,11 +42,6 @@ def test_path_utils(record: dict[str, Any]) -> None:
         assert is_strict_descendant_path(record["ancestor"], record["candidate"]) is record["output"]
     else:
         pytest.fail(f"unknown path record kind: {kind}")
-
-
-def _counter_clock() -> Any:
-    ticks = itertools.count(FIRST_TICK)
-    return lambda: next(ticks)
 
 
 async def _perform(vfs: Any, step: dict[str, Any]) -> Any:
@@ -120,7 +102,7 @@ async def _replay(vfs: Any, record: dict[str, Any], compare_times: bool) -> None
 
 @pytest.mark.parametrize("record", VFS_RECORDS, ids=[r["id"] for r in VFS_RECORDS])
 def test_memory_vfs_records(record: dict[str, Any]) -> None:
-    vfs = MemoryVFS(resource_policy=record.get("resourcePolicy"), now_ms=_counter_clock())
+    vfs = MemoryVFS(resource_policy=record.get("resourcePolicy"), now_ms=upstream_clock())
     asyncio.run(_replay(vfs, record, compare_times=True))
 
 

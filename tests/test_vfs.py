@@ -651,3 +651,61 @@ def test_walk(vfs: Any) -> None:
     assert run(walk(vfs)) == [("/a", True), ("/a/y", True), ("/a/z.txt", False), ("/b.txt", False)]
     assert run(walk(vfs, "a")) == [("/a/y", True), ("/a/z.txt", False)]
     raises("ENOTDIR", "/b.txt", walk(vfs, "/b.txt"))
+
+
+# -- the two backends agree (property test) --------------------------------------------------
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+except ImportError:  # e.g. inside Pyodide without hypothesis: the property test is skipped
+    given = None
+
+if given is not None:
+    _paths = st.lists(st.sampled_from(["a", "b", "c.txt", ".."]), min_size=0, max_size=3).map(
+        lambda parts: "/" + "/".join(parts))
+    _data = st.sampled_from([b"", b"x", b"hello"])
+    _operations = st.one_of(
+        st.tuples(st.just("write_bytes"), _paths, _data, st.booleans()),
+        st.tuples(st.just("append_bytes"), _paths, _data, st.booleans()),
+        st.tuples(st.just("mkdir"), _paths, st.booleans()),
+        st.tuples(st.just("delete"), _paths),
+        st.tuples(st.just("copy"), _paths, _paths),
+        st.tuples(st.just("move"), _paths, _paths),
+        st.tuples(st.just("read_bytes"), _paths),
+        st.tuples(st.just("listdir"), _paths),
+        st.tuples(st.just("stat"), _paths),
+    )
+    _policies = st.one_of(st.none(), st.fixed_dictionaries({}, optional={
+        "maxFileBytes": st.integers(0, 6), "maxTotalBytes": st.integers(0, 12),
+        "maxDirectoryDepth": st.integers(0, 3), "maxEntriesPerDirectory": st.integers(0, 3)}))
+
+    async def _outcome(vfs: Any, operation: tuple[Any, ...]) -> Any:
+        name, *args = operation
+        try:
+            result = await getattr(vfs, name)(*args)
+        except VFSError as error:
+            return ("error", error.code, error.path, error.target_path, error.details)
+        if name == "stat":
+            return result.path, result.exists, result.is_dir, result.size, result.media_type
+        return result
+
+    async def _contents(vfs: Any) -> list[tuple[str, bool, bytes]]:
+        return [(path, is_dir, b"" if is_dir else await vfs.read_bytes(path))
+                for path, is_dir in await walk(vfs)]
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(policy=_policies, operations=st.lists(_operations, max_size=12))
+    def test_backends_agree(tmp_path: Path, policy: Any, operations: list[tuple[Any, ...]]) -> None:
+        import tempfile
+        with tempfile.TemporaryDirectory(dir=tmp_path) as root:
+            memory, directory = MemoryVFS(policy), DirectoryVFS(root, policy)
+
+            async def scenario() -> None:
+                for operation in operations:
+                    assert await _outcome(memory, operation) == await _outcome(directory, operation), operation
+                assert await _contents(memory) == await _contents(directory)
+            run(scenario())
+else:
+    def test_backends_agree() -> None:
+        pytest.skip("hypothesis is not installed")

@@ -1,0 +1,245 @@
+"""TreeVFS: the rules of the file system written once, over a few storage primitives.
+
+Every backend gets the same normalisation, the same errors in the same order (upstream's),
+and the same resource checks, made on a snapshot *before* anything changes, so a refused
+operation leaves no trace. A backend only says how to look at and change its storage:
+`_kind`, `_children`, `_load`, `_store`, `_append`, `_make_dir`, `_remove_file`,
+`_remove_tree`, `_copy_tree`, `_move_file`, `_move_tree`, `_stat_node`, `_snapshot`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from ..textutil import decode_utf8
+from .base import VFSStat
+from .errors import VFSError
+from .listing import sort_listing
+from .paths import ancestors_and_self, is_strict_descendant_path, normalize_path, parent_of
+from .policy import ResourcePolicy, ResourcePolicyLike
+from .snapshot import TreeSnapshot
+
+Kind = Literal["dir", "file"] | None
+
+
+class TreeVFS:
+    def __init__(self, resource_policy: ResourcePolicyLike = None) -> None:
+        self.resource_policy = ResourcePolicy.from_value(resource_policy)
+
+    def normalize(self, path: str) -> str:
+        return normalize_path(path)
+
+    async def exists(self, path: str) -> bool:
+        return self._kind(normalize_path(path)) is not None
+
+    async def is_dir(self, path: str) -> bool:
+        return self._kind(normalize_path(path)) == "dir"
+
+    async def mkdir(self, path: str, parents: bool = True) -> str:
+        p = normalize_path(path)
+        kind = self._kind(p)
+        if kind == "file":
+            raise VFSError("EEXIST", p)
+        if parents:
+            self._reject_file_on_path(p)
+        else:
+            self._require_parent_dir(p)
+        self._enforce(p, lambda tree: tree.mkdir(p, parents))
+        if parents:
+            self._create_dirs(p)
+        elif kind is None:
+            self._make_dir(p)
+        return p
+
+    async def listdir(self, path: str = "/") -> list[str]:
+        p = normalize_path(path)
+        kind = self._kind(p)
+        if kind != "dir":
+            raise VFSError("ENOENT" if kind is None else "ENOTDIR", p)
+        return sort_listing(self._children(p))
+
+    async def read_bytes(self, path: str) -> bytes:
+        p = normalize_path(path)
+        kind = self._kind(p)
+        if kind != "file":
+            raise VFSError("ENOENT" if kind is None else "EISDIR", p)
+        return self._load(p)
+
+    async def read_text(self, path: str) -> str:
+        return decode_utf8(await self.read_bytes(path))
+
+    async def write_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        p = normalize_path(path)
+        data = bytes(data)
+        self._prepare_file_write(p, make_parents, lambda tree: tree.write(p, len(data), make_parents))
+        self._store(p, data)
+        return p
+
+    async def append_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        p = normalize_path(path)
+        data = bytes(data)
+        self._prepare_file_write(p, make_parents, lambda tree: tree.append(p, len(data), make_parents))
+        self._append(p, data)
+        return p
+
+    async def delete(self, path: str) -> str:
+        p = normalize_path(path)
+        if p == "/":
+            raise VFSError("EROOT", p)
+        kind = self._kind(p)
+        if kind is None:
+            raise VFSError("ENOENT", p)
+        if kind == "file":
+            self._remove_file(p)
+        else:
+            self._remove_tree(p)
+        return p
+
+    async def copy(self, src: str, dst: str) -> tuple[str, str]:
+        """A file replaces a file at `dst` (EISDIR on a directory); a directory needs a free
+        `dst` (EEXIST) outside itself (EINVAL)."""
+        s, d = normalize_path(src), normalize_path(dst)
+        kind = self._kind(s)
+        if kind is None:
+            raise VFSError("ENOENT", s)
+        if kind == "file":
+            self._reject_file_on_path(parent_of(d))
+            self._enforce(d, lambda tree: tree.copy(s, d))
+            await self.write_bytes(d, self._load(s))
+            return s, d
+        self._check_tree_destination(s, d)
+        self._enforce(d, lambda tree: tree.copy(s, d))
+        self._create_dirs(parent_of(d))
+        self._copy_tree(s, d)
+        return s, d
+
+    async def move(self, src: str, dst: str) -> tuple[str, str]:
+        """Like `copy`, then the source is gone; moving a path onto itself does nothing."""
+        s, d = normalize_path(src), normalize_path(dst)
+        if s == d:
+            return s, d
+        kind = self._kind(s)
+        if kind is None:
+            raise VFSError("ENOENT", s)
+        if kind == "file":
+            if self._kind(d) == "dir":
+                raise VFSError("EISDIR", d)
+            self._reject_file_on_path(parent_of(d))
+        else:
+            self._check_tree_destination(s, d)
+        self._enforce(d, lambda tree: tree.move(s, d))
+        self._create_dirs(parent_of(d))
+        if kind == "file":
+            self._move_file(s, d)
+        else:
+            self._move_tree(s, d)
+        return s, d
+
+    async def stat(self, path: str) -> VFSStat:
+        p = normalize_path(path)
+        kind = self._kind(p)
+        if kind is None:
+            return VFSStat(p, False, False, 0, "", 0)
+        return self._stat_node(p, kind)
+
+    # -- rules shared by the operations (nothing changes here) --------------------------
+
+    def _require_parent_dir(self, p: str) -> None:
+        parent = parent_of(p)
+        kind = self._kind(parent)
+        if kind != "dir":
+            raise VFSError("ENOENT" if kind is None else "ENOTDIR", parent)
+
+    def _reject_file_on_path(self, p: str) -> None:
+        """ENOTDIR at the first file along `p` (`p` itself included)."""
+        for step in ancestors_and_self(p):
+            kind = self._kind(step)
+            if kind == "file":
+                raise VFSError("ENOTDIR", step)
+            if kind is None:
+                return
+
+    def _check_tree_destination(self, src: str, dst: str) -> None:
+        if is_strict_descendant_path(src, dst):
+            raise VFSError("EINVAL", dst, target_path=src)
+        if self._kind(dst) is not None:
+            raise VFSError("EEXIST", dst)
+        self._reject_file_on_path(parent_of(dst))
+
+    def _prepare_file_write(self, p: str, make_parents: bool,
+                            change: Callable[[TreeSnapshot], None]) -> None:
+        """Everything a write or an append does before it stores bytes."""
+        if self._kind(p) == "dir":
+            raise VFSError("EISDIR", p)
+        if make_parents:
+            self._reject_file_on_path(parent_of(p))
+        else:
+            self._require_parent_dir(p)
+        self._enforce(p, change)
+        if make_parents:
+            self._create_dirs(parent_of(p))
+
+    def _enforce(self, context_path: str, change: Callable[[TreeSnapshot], None]) -> None:
+        if not self.resource_policy.active:
+            return
+        tree = self._snapshot()
+        change(tree)
+        self.resource_policy.check(tree, context_path)
+
+    def _create_dirs(self, p: str) -> None:
+        for step in ancestors_and_self(p):
+            kind = self._kind(step)
+            if kind == "file":
+                raise VFSError("ENOTDIR", step)
+            if kind is None:
+                self._make_dir(step)
+
+    # -- storage primitives: paths are normalised and every check has passed ------------
+
+    def _kind(self, p: str) -> Kind:
+        """"dir", "file", or None when nothing is at `p`."""
+        raise NotImplementedError
+
+    def _children(self, p: str) -> Iterable[tuple[str, bool]]:
+        """(name, is_dir) of the entries of the directory `p`, any order."""
+        raise NotImplementedError
+
+    def _load(self, p: str) -> bytes:
+        raise NotImplementedError
+
+    def _store(self, p: str, data: bytes) -> None:
+        """Create or replace the file `p`; its parent exists."""
+        raise NotImplementedError
+
+    def _append(self, p: str, data: bytes) -> None:
+        """Add to the file `p`, creating it if missing; its parent exists."""
+        raise NotImplementedError
+
+    def _make_dir(self, p: str) -> None:
+        """Create the directory `p`; its parent exists."""
+        raise NotImplementedError
+
+    def _remove_file(self, p: str) -> None:
+        raise NotImplementedError
+
+    def _remove_tree(self, p: str) -> None:
+        raise NotImplementedError
+
+    def _copy_tree(self, src: str, dst: str) -> None:
+        """Copy the directory `src` to the free path `dst`, whose parent exists."""
+        raise NotImplementedError
+
+    def _move_file(self, src: str, dst: str) -> None:
+        """Move the file `src` to `dst` (a free path or a file); the parent exists."""
+        raise NotImplementedError
+
+    def _move_tree(self, src: str, dst: str) -> None:
+        """Move the directory `src` to the free path `dst`, whose parent exists."""
+        raise NotImplementedError
+
+    def _stat_node(self, p: str, kind: Kind) -> VFSStat:
+        raise NotImplementedError
+
+    def _snapshot(self) -> TreeSnapshot:
+        """Paths and file sizes of the whole tree, for the resource checks."""
+        raise NotImplementedError
