@@ -20,6 +20,17 @@ UPSTREAM_COMMANDS = ("append calc cat cp diff echo fetch find grep head help jso
                      "search sed sort stat tail tr uniq wc write").split()
 
 
+def added_commands() -> list[str]:
+    """Built-ins we have beyond upstream's 26; replays of whole listings leave them out."""
+    from onetool_wasm.commands import create_command_registry
+    return [name for name in create_command_registry().names() if name not in UPSTREAM_COMMANDS]
+
+
+def by_path(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """World entries in one order (upstream listed them in locale order, we walk in byte order)."""
+    return sorted(entries, key=lambda entry: entry["path"])
+
+
 def unimplemented(names) -> list[str]:
     """Which of these upstream commands our built-ins still lack (empty once all have landed)."""
     from onetool_wasm.commands import create_command_registry

@@ -18,7 +18,7 @@ from onetool_wasm.testing.adapters import DemoFetch, DemoSearch
 from onetool_wasm.testing.world import populate_vfs
 from onetool_wasm.vfs import MemoryVFS
 
-from .corpus import (UPSTREAM_COMMANDS, load_json_files, require_corpus, snapshot_world, unimplemented,
+from .corpus import (UPSTREAM_COMMANDS, added_commands, by_path, load_json_files, require_corpus, snapshot_world, unimplemented,
                      upstream_clock)
 
 require_corpus()
@@ -53,7 +53,7 @@ async def replay(record):
     for entry in world.get("memory") or []:
         memory.store(entry if isinstance(entry, str) else entry["text"])
     ctx = create_test_command_context(vfs=vfs, memory=memory, adapters=adapters,
-                                      registry=create_command_registry())
+                                      registry=create_command_registry(exclude_commands=added_commands()))
     spec = ctx.registry.get(record["command"])
     result = await invoke_command(spec, ctx, list(record["args"]), base64.b64decode(record.get("stdin_b64", "")))
     return result, await snapshot_world(vfs, memory)
@@ -84,5 +84,5 @@ def test_command_record(record):
         (result.stdout, expected.get("stdout_text"))
     assert (result.stderr, result.exit_code, result.content_type) == \
         (expected["stderr"], expected["exitCode"], expected["contentType"])
-    assert after["files"] == record["worldAfter"]["files"]
+    assert by_path(after["files"]) == by_path(record["worldAfter"]["files"])
     assert after["memory"] == record["worldAfter"]["memory"]

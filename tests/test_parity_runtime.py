@@ -11,7 +11,7 @@ from onetool_wasm import CommandSpec, create_agent_cli, err, ok, ok_bytes
 from onetool_wasm.testing import build_world
 from onetool_wasm.vfs import MemoryVFS
 
-from .corpus import UPSTREAM_COMMANDS, load_json_files, require_corpus, snapshot_world, unimplemented, upstream_clock
+from .corpus import UPSTREAM_COMMANDS, added_commands, by_path, load_json_files, require_corpus, snapshot_world, unimplemented, upstream_clock
 
 require_corpus()
 
@@ -33,9 +33,11 @@ def custom_commands(names):
 
 
 def runtime_options(record):
-    options = {}
-    if "builtinCommands" in record:
-        options["builtin_commands"] = record["builtinCommands"]
+    """The recorded runtime's options; our added built-ins are left out so listings compare."""
+    selection = record.get("builtinCommands", {})
+    if selection is not False:
+        selection = {**selection, "excludeCommands": [*selection.get("excludeCommands", []), *added_commands()]}
+    options = {"builtin_commands": selection}
     if "customCommands" in record:
         options["commands"] = custom_commands(record["customCommands"])
     if "outputLimits" in record:
@@ -112,4 +114,4 @@ def test_execution(record):
     assert trace_as_recorded(execution.trace) == expected["trace"]
     assert presentation_as_recorded(execution.presentation) == expected["presentation"]
     after = asyncio.run(snapshot_world(runtime.ctx.vfs, runtime.ctx.memory))
-    assert after["files"] == record["worldAfter"]["files"]
+    assert by_path(after["files"]) == by_path(record["worldAfter"]["files"])

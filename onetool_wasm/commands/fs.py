@@ -1,31 +1,80 @@
-"""The fs group: commands over the rooted virtual file system."""
+"""The fs group, reading and writing one file: stat, cat, write, append.
+
+Listings (ls, find, tree) and tree changes (mkdir, cp, mv, rm, touch) live in the
+fs_* modules beside this one.
+"""
 from __future__ import annotations
 
-from ..result import CommandResult, err, ok
+from ..result import CommandResult, err, ok, ok_bytes
 from ..textutil import format_size, looks_binary
-from ..vfs.errors import VFSError
-from .helpers import format_vfs_error, read_text_input
+from ..vfs.paths import parent_of
+from .fs_common import FS_ERRORS, file_write_failure, fs_failure, stat_or_fail
+from .helpers import check_materialized
 from .spec import CommandContext, CommandFailed, CommandSpec
 
+CAT_USAGE = "cat [path ...|-]"
+
+
+# -- stat ---------------------------------------------------------------------------------
+
+async def cmd_stat(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    info = await stat_or_fail(ctx, "stat", args[0])
+    if not info.exists:
+        return err(f"stat: path not found: {ctx.vfs.normalize(args[0])}")
+    lines = [f"path: {info.path}",
+             f"type: {'directory' if info.is_dir else 'file'}",
+             f"size: {info.size} bytes",
+             f"media_type: {info.media_type}",
+             f"modified_epoch_ms: {info.modified_epoch_ms}"]
+    return ok("\n".join(lines) + "\n")
+
+
+# -- cat ----------------------------------------------------------------------------------
 
 async def cmd_cat(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     if not args:
-        return ok(await read_text_input(ctx, "cat", None, stdin))
-    parts = [await read_text_input(ctx, "cat", None, stdin) if path == "-" else await _cat_file(ctx, path)
-             for path in args]
-    return ok("".join(parts))
+        if not stdin:
+            return err(f"cat: usage: {CAT_USAGE}")
+        return ok_bytes(_checked_stdin(ctx, stdin, 0), "text/plain")
+    if stdin and "-" not in args:
+        # Piped text would be silently lost: say how to splice it in.
+        return err("cat: stdin is only read when no file paths are given or when '-' is present. "
+                   f"Usage: {CAT_USAGE}")
+    chunks: list[bytes] = []
+    total = 0
+    for target in args:
+        chunk = _checked_stdin(ctx, stdin, total) if target == "-" else await _read_cat_file(ctx, target, total)
+        total += len(chunk)
+        chunks.append(chunk)
+    return ok_bytes(b"".join(chunks), "text/plain")
 
 
-async def _cat_file(ctx: CommandContext, path: str) -> str:
-    normalized = ctx.vfs.normalize(path)
+def _checked_stdin(ctx: CommandContext, stdin: bytes, total_before: int) -> bytes:
+    check_materialized(ctx, "cat", "stdin", total_before + len(stdin))
+    if looks_binary(stdin):
+        raise CommandFailed(err(f"cat: stdin is binary ({format_size(len(stdin))}). "
+                                "Pipe text only, or save binary data to a file and inspect with stat."))
+    return stdin
+
+
+async def _read_cat_file(ctx: CommandContext, target: str, total_before: int) -> bytes:
+    normalized = ctx.vfs.normalize(target)
+    info = await stat_or_fail(ctx, "cat", target)
+    if not info.exists:
+        raise CommandFailed(err(f"cat: file not found: {normalized}. Use: ls {parent_of(normalized)}"))
+    if info.is_dir:
+        raise CommandFailed(err(f"cat: path is a directory: {normalized}. Use: ls {normalized}"))
+    check_materialized(ctx, "cat", normalized, total_before + info.size)
     try:
-        data = await ctx.vfs.read_bytes(path)
-    except VFSError as error:
-        raise CommandFailed(await format_vfs_error(ctx, "cat", path, error, not_found_label="file not found")) from None
+        data = await ctx.vfs.read_bytes(target)
+    except FS_ERRORS as error:
+        raise CommandFailed(await fs_failure(ctx, "cat", target, error)) from None
     if looks_binary(data):
         raise CommandFailed(err(f"cat: binary file ({format_size(len(data))}): {normalized}. Use: stat {normalized}"))
-    return data.decode("utf-8", errors="replace")
+    return data
 
+
+# -- write / append -----------------------------------------------------------------------
 
 def content_from_args_or_stdin(command: str, args: list[str], stdin: bytes) -> bytes:
     """Inline content (args after the path, joined by spaces) or piped stdin."""
@@ -40,15 +89,36 @@ async def cmd_write(ctx: CommandContext, args: list[str], stdin: bytes) -> Comma
     data = content_from_args_or_stdin("write", args, stdin)
     try:
         target = await ctx.vfs.write_bytes(args[0], data)
-    except VFSError as error:
-        return await format_vfs_error(ctx, "write", args[0], error)
+    except FS_ERRORS as error:
+        return await file_write_failure(ctx, "write", args[0], error)
     return ok(f"wrote {format_size(len(data))} to {target}")
 
+
+async def cmd_append(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    data = content_from_args_or_stdin("append", args, stdin)
+    try:
+        target = await ctx.vfs.append_bytes(args[0], data)
+    except FS_ERRORS as error:
+        return await file_write_failure(ctx, "append", args[0], error)
+    return ok(f"appended {format_size(len(data))} to {target}")
+
+
+STAT = CommandSpec(
+    name="stat",
+    summary="Show one-tool file metadata such as size, type, and modified time.",
+    usage="stat <path>",
+    details=("Returns one-tool metadata fields for the rooted workspace. "
+             "It does not aim for POSIX stat output parity.\n"
+             "Examples:\n  stat /logs/app.log\n  stat notes/todo.txt"),
+    group="fs",
+    handler=cmd_stat,
+    accepts_stdin=False, min_args=1, max_args=1, conformance_args=("/missing",),
+)
 
 CAT = CommandSpec(
     name="cat",
     summary="Read text from one or more files, or splice piped stdin with `-`.",
-    usage="cat [path ...|-]",
+    usage=CAT_USAGE,
     details=("Reads rooted text files or piped text. Use `-` to splice piped stdin into the file list. "
              "For directories use ls. For binary content use stat.\n"
              "Examples:\n  cat /notes/todo.txt\n  cat /notes/a.txt /notes/b.txt\n"
@@ -69,4 +139,15 @@ WRITE = CommandSpec(
     accepts_stdin=True, min_args=1, conformance_args=("/t.txt", "x"), kind="write",
 )
 
-COMMANDS = [CAT, WRITE]
+APPEND = CommandSpec(
+    name="append",
+    summary="Append to a file from inline content or stdin.",
+    usage="append <path> [content]",
+    details=('Examples:\n  append /notes/todo.txt "next item"\n'
+             "  cat /tmp/out.txt | append /notes/archive.txt"),
+    group="fs",
+    handler=cmd_append,
+    accepts_stdin=True, min_args=1, conformance_args=("/t.txt", "x"), kind="write",
+)
+
+COMMANDS = [STAT, CAT, WRITE, APPEND]

@@ -1,0 +1,169 @@
+"""`ls`: upstream's listing (`-1aRl`), extended to several paths the way GNU ls prints them.
+
+Entries sort in C-locale byte order, files and directories together; `-a` adds `.` and
+`..` first. Several operands: the files among them first, then one `path:` section per
+directory, sections separated by a blank line; a missing operand is reported on stderr
+while the others are still listed.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from ..result import CommandResult, err
+from ..vfs.base import VFSStat
+from ..vfs.paths import parent_of
+from .fs_common import FS_ERRORS, fs_failure, is_option, sorted_children, unknown_option
+from .registry import c_locale_key
+from .spec import CommandContext, CommandFailed, CommandSpec
+
+LS_USAGE = "ls [-1aRl] [path]"
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+
+
+@dataclass(frozen=True)
+class LsOptions:
+    all: bool = False
+    long: bool = False
+    recursive: bool = False
+
+
+@dataclass(frozen=True)
+class LsEntry:
+    name: str
+    info: VFSStat
+    synthetic: bool = False  # `.` and `..`: shown with -a, never recursed into
+
+
+def parse_ls_args(args: list[str]) -> tuple[LsOptions, list[str]] | CommandResult:
+    flags: set[str] = set()
+    paths: list[str] = []
+    options_done = False
+    for arg in args:
+        if not options_done and arg == "--":
+            options_done = True
+        elif not options_done and is_option(arg):
+            if arg.startswith("--"):
+                return unknown_option("ls", arg, LS_USAGE)
+            unknown = next((flag for flag in arg[1:] if flag not in "1aRl"), None)
+            if unknown is not None:
+                return unknown_option("ls", f"-{unknown}", LS_USAGE)
+            flags.update(arg[1:])
+        else:
+            paths.append(arg)
+    return LsOptions(all="a" in flags, long="l" in flags, recursive="R" in flags), paths
+
+
+async def cmd_ls(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    parsed = parse_ls_args(args)
+    if isinstance(parsed, CommandResult):
+        return parsed
+    options, operands = parsed
+    operands = operands or ["/"]
+    files, directories, missing = await _classify(ctx, operands)
+    blocks: list[str] = []
+    if files:
+        blocks.append(render_entries([LsEntry(info.path, info) for info in files], options))
+    with_headers = len(operands) > 1 or options.recursive
+    for directory in directories:
+        blocks.extend(await _directory_blocks(ctx, directory.path, options, with_headers))
+    text = "\n\n".join(blocks)
+    stdout = (text + "\n").encode("utf-8") if text else b""
+    if missing:
+        return CommandResult(stdout=stdout, stderr=f"ls: path not found: {', '.join(missing)}", exit_code=1)
+    return CommandResult(stdout=stdout)
+
+
+async def _classify(ctx: CommandContext, operands: list[str]) -> tuple[list[VFSStat], list[VFSStat], list[str]]:
+    """Operands as (files, directories, missing paths); files and directories in name order."""
+    files: list[VFSStat] = []
+    directories: list[VFSStat] = []
+    missing: list[str] = []
+    for operand in operands:
+        try:
+            info = await ctx.vfs.stat(operand)
+        except FS_ERRORS as error:
+            raise CommandFailed(await fs_failure(ctx, "ls", operand, error)) from None
+        if not info.exists:
+            missing.append(ctx.vfs.normalize(operand))
+        else:
+            (directories if info.is_dir else files).append(info)
+    files.sort(key=lambda info: c_locale_key(info.path))
+    directories.sort(key=lambda info: c_locale_key(info.path))
+    return files, directories, missing
+
+
+async def _directory_blocks(ctx: CommandContext, path: str, options: LsOptions, with_header: bool) -> list[str]:
+    """One directory's listing; with -R, a `path:` section for it and for each directory
+    below, in pre-order (a stack rather than recursion, so no tree is too deep)."""
+    blocks: list[str] = []
+    stack = [(path, with_header)]
+    while stack:
+        directory, header = stack.pop()
+        entries = await list_entries(ctx, directory, options)
+        body = render_entries(entries, options)
+        blocks.append((f"{directory}:\n{body}" if body else f"{directory}:") if header else body)
+        if options.recursive:
+            below = [entry.info.path for entry in entries if entry.info.is_dir and not entry.synthetic]
+            stack.extend((child, True) for child in reversed(below))
+    return [block for block in blocks if block]
+
+
+async def list_entries(ctx: CommandContext, directory: str, options: LsOptions) -> list[LsEntry]:
+    entries: list[LsEntry] = []
+    try:
+        if options.all:
+            entries.append(LsEntry(".", await ctx.vfs.stat(directory), True))
+            entries.append(LsEntry("..", await ctx.vfs.stat(parent_of(directory)), True))
+        for name, path, _ in await sorted_children(ctx, directory):
+            if options.all or not name.startswith("."):
+                entries.append(LsEntry(name, await ctx.vfs.stat(path)))
+    except FS_ERRORS as error:
+        raise CommandFailed(await _listing_failure(ctx, directory, error)) from None
+    return entries
+
+
+async def _listing_failure(ctx: CommandContext, directory: str, error: BaseException) -> CommandResult:
+    if getattr(error, "code", None) == "ENOTDIR":
+        return err(f"ls: not a directory: {directory}. Use: stat {directory}")
+    if getattr(error, "code", None) == "ENOENT":
+        return err(f"ls: path not found: {directory}")
+    return await fs_failure(ctx, "ls", directory, error)
+
+
+def render_entries(entries: list[LsEntry], options: LsOptions) -> str:
+    return "\n".join(_render_entry(entry, options) for entry in entries)
+
+
+def _render_entry(entry: LsEntry, options: LsOptions) -> str:
+    if not options.long:
+        return entry.name
+    kind = "d" if entry.info.is_dir else "-"
+    return f"{kind} {str(entry.info.size).rjust(8)} {iso_timestamp(entry.info.modified_epoch_ms)} {entry.name}"
+
+
+def iso_timestamp(epoch_ms: int) -> str:
+    """JavaScript's `new Date(ms).toISOString()` (`2023-11-14T22:13:20.001Z`), in exact
+    integer arithmetic: a float division would turn .001 into .000999."""
+    seconds, millis = divmod(int(epoch_ms), 1000)
+    try:
+        moment = _EPOCH + dt.timedelta(seconds=seconds)
+    except OverflowError:
+        return str(epoch_ms)
+    if not 1 <= moment.year <= 9999:
+        return str(epoch_ms)
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
+            f"T{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}.{millis:03d}Z")
+
+
+LS = CommandSpec(
+    name="ls",
+    summary="List files or directories in the rooted virtual file system.",
+    usage=LS_USAGE,
+    details="Examples:\n  ls\n  ls -a /\n  ls -R /logs\n  ls -l notes",
+    group="fs",
+    handler=cmd_ls,
+    accepts_stdin=False, min_args=0, conformance_args=("/",),
+)
+
+COMMANDS = [LS]

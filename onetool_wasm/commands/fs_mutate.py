@@ -1,0 +1,226 @@
+"""The fs commands that change the tree: mkdir, cp, mv, rm, and touch."""
+from __future__ import annotations
+
+import re
+
+from ..result import CommandResult, err, ok
+from ..vfs.paths import parent_of
+from .fs_common import (FS_ERRORS, file_write_failure, first_file_in_path, fs_failure, is_option, stat_or_fail,
+                        unknown_option)
+from .spec import CommandContext, CommandFailed, CommandSpec
+
+MKDIR_USAGE = "mkdir [-p] <path>"
+RM_USAGE = "rm [-r|-R] <path>"
+CP_USAGE = "cp <src> <dst>"
+MV_USAGE = "mv <src> <dst>"
+TOUCH_USAGE = "touch [-c] <path> [path ...]"
+
+
+_MKDIR_FLAGS = re.compile(r"-p")
+_RM_FLAGS = re.compile(r"-[rRf]+")
+
+
+def _single_path(command: str, args: list[str], usage: str,
+                 accepts: re.Pattern[str]) -> tuple[str, str] | CommandResult:
+    """`[flags] <path>` -> (flags, path); `--` ends options, so `rm -- -draft` names a path."""
+    *options, path = args
+    if options == ["--"]:
+        return "", path
+    if not options and is_option(path):
+        return err(f"{command}: usage: {usage}") if accepts.fullmatch(path) else unknown_option(command, path, usage)
+    flags = ""
+    for option in options:
+        if not accepts.fullmatch(option):
+            return unknown_option(command, option, usage)
+        flags += option[1:]
+    return flags, path
+
+
+# -- mkdir --------------------------------------------------------------------------------
+
+async def cmd_mkdir(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    parsed = _single_path("mkdir", args, MKDIR_USAGE, _MKDIR_FLAGS)
+    if isinstance(parsed, CommandResult):
+        return parsed
+    path = parsed[1]
+    try:
+        return ok(f"created {await ctx.vfs.mkdir(path, True)}")
+    except FS_ERRORS as error:
+        if getattr(error, "code", None) == "ENOENT":
+            return err(f"mkdir: parent path not found: {error.path}")
+        return await fs_failure(ctx, "mkdir", path, error)
+
+
+# -- rm -----------------------------------------------------------------------------------
+
+async def cmd_rm(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    # Recursive always (upstream); -f, alone or bundled (`rm -rf`), makes a missing path no error.
+    parsed = _single_path("rm", args, RM_USAGE, _RM_FLAGS)
+    if isinstance(parsed, CommandResult):
+        return parsed
+    flags, path = parsed
+    try:
+        return ok(f"removed {await ctx.vfs.delete(path)}")
+    except FS_ERRORS as error:
+        code = getattr(error, "code", None)
+        if code == "ENOENT":
+            return ok() if "f" in flags else err(f"rm: path not found: {ctx.vfs.normalize(path)}")
+        if code == "EROOT":
+            return err("rm: cannot delete root: /")
+        return await fs_failure(ctx, "rm", path, error)
+
+
+# -- cp / mv ------------------------------------------------------------------------------
+
+def _src_dst(command: str, args: list[str], usage: str) -> tuple[str, str] | CommandResult:
+    """Two paths; cp also takes GNU's -r/-R (it always copies directories whole), and a
+    leading `--` lets a path start with a dash."""
+    if command == "cp" and args and args[0] in ("-r", "-R"):
+        args = args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if len(args) != 2:
+        return err(f"{command}: usage: {usage}")
+    return args[0], args[1]
+
+
+async def _transfer(ctx: CommandContext, command: str, args: list[str], usage: str) -> CommandResult:
+    parsed = _src_dst(command, args, usage)
+    if isinstance(parsed, CommandResult):
+        return parsed
+    src, dst = parsed
+    operation = ctx.vfs.copy if command == "cp" else ctx.vfs.move
+    try:
+        moved_from, moved_to = await operation(src, dst)
+    except FS_ERRORS as error:
+        return await _transfer_failure(ctx, command, src, dst, error)
+    verb = "copied" if command == "cp" else "moved"
+    return ok(f"{verb} {moved_from} -> {moved_to}")
+
+
+async def _transfer_failure(ctx: CommandContext, command: str, src: str, dst: str,
+                            error: BaseException) -> CommandResult:
+    code = getattr(error, "code", None)
+    target = ctx.vfs.normalize(dst)
+    if code == "ENOENT":
+        return err(f"{command}: source not found: {ctx.vfs.normalize(src)}")
+    if code == "EEXIST":
+        blocking = await first_file_in_path(ctx, parent_of(target))
+        if blocking:
+            return err(f"{command}: parent is not a directory: {blocking}")
+        return err(f"{command}: destination already exists: {target}")
+    if code == "EISDIR":
+        return err(f"{command}: destination is a directory: {target}. Use a file path.")
+    if code == "EINVAL":
+        return err(f"{command}: destination is inside the source directory: {target}")
+    return await fs_failure(ctx, command, dst, error)
+
+
+async def cmd_cp(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    return await _transfer(ctx, "cp", args, CP_USAGE)
+
+
+async def cmd_mv(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    return await _transfer(ctx, "mv", args, MV_USAGE)
+
+
+# -- touch --------------------------------------------------------------------------------
+
+async def cmd_touch(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    no_create, paths = False, []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            paths.extend(args[index + 1:])
+            break
+        if arg == "-c":
+            no_create = True
+        elif is_option(arg):
+            return unknown_option("touch", arg, TOUCH_USAGE)
+        else:
+            paths.append(arg)
+    if not paths:
+        return err(f"touch: usage: {TOUCH_USAGE}")
+    lines = [line for path in paths if (line := await _touch_one(ctx, path, no_create))]
+    return ok("".join(f"{line}\n" for line in lines))
+
+
+async def _touch_one(ctx: CommandContext, path: str, no_create: bool) -> str:
+    """Create an empty file, or rewrite a file's bytes so its modified time becomes now."""
+    info = await stat_or_fail(ctx, "touch", path)
+    if info.is_dir:
+        return f"unchanged {info.path} (directory)"
+    if not info.exists and no_create:
+        return ""  # GNU: -c never creates and does not complain
+    try:
+        data = await ctx.vfs.read_bytes(path) if info.exists else b""
+        target = await ctx.vfs.write_bytes(path, data)
+    except FS_ERRORS as error:
+        raise CommandFailed(await file_write_failure(ctx, "touch", path, error)) from None
+    return f"{'touched' if info.exists else 'created'} {target}"
+
+
+MKDIR = CommandSpec(
+    name="mkdir",
+    summary="Create a directory and any missing parents.",
+    usage=MKDIR_USAGE,
+    details=("Creates missing parents by default. `-p` is accepted as a compatibility alias.\n"
+             "Examples:\n  mkdir /reports\n  mkdir -p notes/archive/2026"),
+    group="fs",
+    handler=cmd_mkdir,
+    accepts_stdin=False, min_args=1, max_args=2, conformance_args=("/tmp",), kind="write",
+)
+
+CP = CommandSpec(
+    name="cp",
+    summary="Copy a file or directory inside the rooted virtual file system.",
+    usage=CP_USAGE,
+    details=("Copies files or directories to a new rooted destination path. "
+             "The destination must not already exist.\n"
+             "Examples:\n  cp /drafts/qbr.md /reports/qbr-v1.md"),
+    group="fs",
+    handler=cmd_cp,
+    # max_args 3 lets `cp -r <src> <dst>` and `cp -- <src> <dst>` through; three paths
+    # still get the usage line.
+    accepts_stdin=False, min_args=2, max_args=3, conformance_args=("/a", "/b"), kind="write",
+)
+
+MV = CommandSpec(
+    name="mv",
+    summary="Move or rename a file or directory.",
+    usage=MV_USAGE,
+    details=("Moves files or directories to a new rooted destination path. "
+             "The destination must not already exist.\n"
+             "Examples:\n  mv /drafts/qbr.md /archive/qbr.md"),
+    group="fs",
+    handler=cmd_mv,
+    # max_args 3 for `mv -- <src> <dst>`; three paths still get the usage line.
+    accepts_stdin=False, min_args=2, max_args=3, conformance_args=("/a", "/b"), kind="write",
+)
+
+RM = CommandSpec(
+    name="rm",
+    summary="Delete a file or directory recursively.",
+    usage=RM_USAGE,
+    details=("Removes files and directories recursively by default. "
+             "`-r` and `-R` are accepted as compatibility aliases.\n"
+             "Examples:\n  rm /tmp/out.txt\n  rm -r /scratch"),
+    group="fs",
+    handler=cmd_rm,
+    accepts_stdin=False, min_args=1, max_args=2, conformance_args=("/missing",), kind="write",
+)
+
+TOUCH = CommandSpec(
+    name="touch",
+    summary="Create empty files, or update the modified time of existing ones.",
+    usage=TOUCH_USAGE,
+    details=("Creates each missing path as an empty file (missing parent directories too, as write "
+             "does) and gives each existing file the current modified time without changing its "
+             "content. `-c` skips paths that do not exist. Directories are left unchanged.\n"
+             "Examples:\n  touch /notes/todo.txt\n  touch /logs/a.log /logs/b.log\n"
+             "  touch -c /reports/summary.md"),
+    group="fs",
+    handler=cmd_touch,
+    accepts_stdin=False, min_args=1, conformance_args=("/t.txt",), kind="write",
+)
+
+COMMANDS = [MKDIR, CP, MV, RM, TOUCH]
