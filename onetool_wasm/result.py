@@ -20,9 +20,17 @@ class CommandResult:
         return self.stdout.decode("utf-8", errors="replace")
 
 
+def encode_text(text: str) -> bytes:
+    """UTF-8, with lone surrogates (possible in JSON tool input) replaced by U+FFFD."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+
+
 def ok(text: str = "", content_type: str = TEXT) -> CommandResult:
     """A successful result carrying text."""
-    return CommandResult(stdout=text.encode("utf-8"), content_type=content_type)
+    return CommandResult(stdout=encode_text(text), content_type=content_type)
 
 
 def ok_bytes(data: bytes, content_type: str = OCTET) -> CommandResult:

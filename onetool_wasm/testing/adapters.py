@@ -6,6 +6,8 @@ import re
 from typing import Any, Iterable, Mapping
 
 from ..adapters import FetchResponse, SearchHit
+from ..commands.registry import c_locale_key
+from .files import file_bytes
 
 SNIPPET_CHARS = 160
 
@@ -26,8 +28,8 @@ class DemoSearch:
         for doc in self.docs:
             overlap = len(wanted & search_tokens(f"{doc['title']}\n{doc['body']}"))
             if overlap:
-                scored.append((-overlap, doc["title"].casefold(), doc["title"], doc))
-        scored.sort(key=lambda entry: entry[:3])
+                scored.append((-overlap, c_locale_key(doc["title"]), doc))
+        scored.sort(key=lambda entry: entry[:2])
         return [SearchHit(doc["title"], snippet(doc["body"]), doc["source"]) for *_, doc in scored[:limit]]
 
 
@@ -40,7 +42,7 @@ class DemoFetch:
     """Serves fixed resources: bytes as octet-stream, str as text, anything else as JSON."""
 
     def __init__(self, resources: Mapping[str, Any]) -> None:
-        self.resources = copy.deepcopy(dict(resources))
+        self.resources = {name: _payload(value) for name, value in resources.items()}
 
     async def fetch(self, resource: str) -> FetchResponse:
         if resource not in self.resources:
@@ -51,3 +53,10 @@ class DemoFetch:
         if isinstance(payload, str):
             return FetchResponse("text/plain", payload)
         return FetchResponse("application/json", payload)
+
+
+def _payload(value: Any) -> Any:
+    """Corpus-style binary resources ({"kind": "bytes", "data_b64": ...}) become bytes."""
+    if isinstance(value, Mapping) and value.get("kind") == "bytes":
+        return file_bytes(value)
+    return copy.deepcopy(value)

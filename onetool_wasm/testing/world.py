@@ -1,7 +1,6 @@
 """Build a ready runtime from a world spec (files, search docs, fetch resources, memory)."""
 from __future__ import annotations
 
-import base64
 import json
 from importlib import resources
 from typing import Any, Callable, Mapping
@@ -11,27 +10,7 @@ from ..runtime import AgentCLI, create_agent_cli
 from ..vfs.memory import MemoryVFS
 from ..vfs.paths import parent_of
 from .adapters import DemoFetch, DemoSearch
-
-
-def file_bytes(content: Any) -> bytes | None:
-    """A world file's bytes; None for a directory entry.
-
-    Accepts str, bytes, {"text": ...}, {"b64": ...}, and the corpus forms
-    {"kind": "text"|"bytes"|"dir", "text"|"data_b64": ...}.
-    """
-    if isinstance(content, str):
-        return content.encode("utf-8")
-    if isinstance(content, (bytes, bytearray)):
-        return bytes(content)
-    if isinstance(content, Mapping):
-        if content.get("kind") == "dir":
-            return None
-        if "text" in content:
-            return str(content["text"]).encode("utf-8")
-        for key in ("b64", "data_b64"):
-            if key in content:
-                return base64.b64decode(content[key])
-    raise ValueError(f"unsupported world file content: {content!r}")
+from .files import file_bytes
 
 
 async def populate_vfs(vfs: Any, files: Mapping[str, Any]) -> None:

@@ -1,0 +1,459 @@
+"""The data group's structured-text commands: json (pretty, keys, get), csv, base64.
+
+JSON is printed the way JavaScript's `JSON.stringify(value, null, 2)` prints it (upstream's
+output), except that object keys keep their document order and big integers stay exact.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import csv
+import io
+import json
+import math
+import re
+from typing import Any, Iterator
+
+from ..result import JSON, OCTET, TEXT, CommandResult, err, ok, ok_bytes
+from ..textutil import looks_binary
+from .calc import format_js_number
+from .helpers import read_bytes_input, read_text_input
+from .registry import c_locale_key
+from .spec import CommandContext, CommandFailed, CommandSpec
+
+def bounded_int(digits: str, limit: int = 10**15) -> int:
+    """int() of a validated digit string, clamped: Python refuses to parse over 4300 digits."""
+    if len(digits.lstrip("+-").lstrip("0")) > 16:
+        return -limit if digits.startswith("-") else limit
+    return max(-limit, min(limit, int(digits)))
+
+
+# -- JSON text in and out -----------------------------------------------------------------
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    char = match.group(0)
+    return _JSON_ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
+def json_quote(text: str) -> str:
+    """A JSON string literal as JavaScript writes it (lone surrogates escaped, not raw)."""
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
+
+
+def _scalar(value: Any) -> str | None:
+    """The JSON text of a scalar, or None when `value` is a container."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_js_number(value) if math.isfinite(value) else "null"
+    if isinstance(value, str):
+        return json_quote(value)
+    return None
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    scalar = _scalar(key)
+    return scalar if scalar is not None else str(key)
+
+
+def to_json_text(value: Any, indent: int = 2, level: int = 0) -> str:
+    """`JSON.stringify(value, null, indent)`; tuples count as arrays, mappings as objects.
+    (Plain loops, not comprehensions: one Python frame per nesting level on 3.11 too.)"""
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    pad, inner = " " * (indent * level), " " * (indent * (level + 1))
+    items: list[str] = []
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            items.append(inner + to_json_text(item, indent, level + 1))
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]" if items else "[]"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            items.append(f"{inner}{json_quote(_key_text(key))}: {to_json_text(item, indent, level + 1)}")
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}" if items else "{}"
+    raise TypeError(f"value of type {type(value).__name__} is not JSON")
+
+
+def printable(text: str) -> str:
+    """Text safe to encode as UTF-8: lone surrogates become U+FFFD, as TextEncoder does."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+MAX_JSON_DEPTH = 512
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deeply brackets nest outside strings: checked before parsing, so a hostile input
+    is refused the same way on every Python (whose parsers recurse to different depths)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def parse_json_text(text: str) -> Any:
+    """JSON.parse's strictness (no NaN/Infinity); ValueError says what is wrong."""
+    text = text.removeprefix("\ufeff")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"nesting is deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nesting is deeper than this Python can parse") from None
+
+
+async def load_json(ctx: CommandContext, command: str, path: str | None, stdin: bytes) -> Any:
+    text = await read_text_input(ctx, command, path, stdin)
+    try:
+        return parse_json_text(text)
+    except ValueError as error:
+        where = f" in {ctx.vfs.normalize(path)}" if path is not None else ""
+        raise CommandFailed(err(f"{command}: invalid JSON{where}: {error}")) from None
+
+
+# -- json path: customer.email, items[0].id, [2] --------------------------------------------
+
+class JsonPathError(ValueError):
+    pass
+
+
+def parse_json_path(expression: str) -> list[str | int]:
+    """Dot-separated keys, each optionally followed by `[n]` indexes (negative from the end)."""
+    tokens: list[str | int] = []
+    for segment in expression.split("."):
+        cursor = 0
+        while cursor < len(segment):
+            if segment[cursor] == "[":
+                end = segment.find("]", cursor)
+                if end == -1:
+                    raise JsonPathError(f"malformed path segment: {segment}")
+                index_text = segment[cursor + 1:end]
+                if not re.fullmatch(r"-?[0-9]+", index_text):
+                    raise JsonPathError(f"array index must be an integer: [{index_text}]")
+                tokens.append(bounded_int(index_text))
+                cursor = end + 1
+            else:
+                end = segment.find("[", cursor)
+                end = len(segment) if end == -1 else end
+                tokens.append(segment[cursor:end])
+                cursor = end
+    return tokens
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def _step(current: Any, token: str | int, where: str) -> Any:
+    if isinstance(token, str) and isinstance(current, dict):
+        if token not in current:
+            raise JsonPathError(f"missing key: {token}")
+        return current[token]
+    if isinstance(token, str) and isinstance(current, list) and token.isascii() and token.isdigit():
+        token = bounded_int(token)  # items.0 reads like items[0]
+    if isinstance(token, int):
+        if not isinstance(current, list):
+            raise JsonPathError(f"{where or 'the input'} is {_article(current)}, not an array")
+        if not -len(current) <= token < len(current):
+            count = f"{len(current)} item" + ("" if len(current) == 1 else "s")
+            raise JsonPathError(f"index {token} out of range: {where or 'the array'} has {count}")
+        return current[token]
+    raise JsonPathError(f"{where or 'the input'} is {_article(current)}, not an object")
+
+
+def _article(value: Any) -> str:
+    name = _json_type(value)
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
+def extract_json_path(value: Any, expression: str) -> Any:
+    current, where = value, ""
+    for token in parse_json_path(expression):
+        if token == "":
+            continue
+        current = _step(current, token, where)
+        where += f"[{token}]" if isinstance(token, int) else (f".{token}" if where else token)
+    return current
+
+
+# -- json ---------------------------------------------------------------------------------
+
+JSON_USAGE = "json pretty [path] | json keys [path] | json get <field.path> [path]"
+
+
+async def cmd_json(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    sub, rest = args[0], args[1:]
+    try:
+        if sub == "pretty":
+            if len(rest) > 1:
+                return err("json: usage: json pretty [path]")
+            value = await load_json(ctx, "json pretty", rest[0] if rest else None, stdin)
+            return ok(printable(to_json_text(value)) + "\n", JSON)
+        if sub == "keys":
+            if len(rest) > 1:
+                return err("json: usage: json keys [path]")
+            return await _json_keys(ctx, rest[0] if rest else None, stdin)
+        if sub == "get":
+            if len(rest) not in (1, 2):
+                return err("json: usage: json get <field.path> [path]")
+            return await _json_get(ctx, rest[0], rest[1] if len(rest) > 1 else None, stdin)
+    except RecursionError:
+        return err(f"json {sub}: the JSON nests too deeply to print. Use: json get <field.path> to go inside")
+    return err(f"json: unknown subcommand: {sub}. Use: json pretty | json keys | json get")
+
+
+async def _json_keys(ctx: CommandContext, path: str | None, stdin: bytes) -> CommandResult:
+    value = await load_json(ctx, "json keys", path, stdin)
+    if not isinstance(value, dict):
+        return err("json keys: input must be a JSON object")
+    keys = sorted(value, key=c_locale_key)
+    return ok("".join(printable(key) + "\n" for key in keys))
+
+
+async def _json_get(ctx: CommandContext, expression: str, path: str | None, stdin: bytes) -> CommandResult:
+    value = await load_json(ctx, "json get", path, stdin)
+    try:
+        found = extract_json_path(value, expression)
+    except JsonPathError as error:
+        inspect = f"json pretty {ctx.vfs.normalize(path)}" if path is not None else "json pretty (on the same input)"
+        return err(f"json get: path not found: {expression} ({error}). Inspect with: {inspect}")
+    if isinstance(found, (dict, list)):
+        return ok(printable(to_json_text(found)) + "\n", JSON)
+    text = found if isinstance(found, str) else to_json_text(found)
+    return ok(printable(text) + "\n")
+
+
+JSON_SPEC = CommandSpec(
+    name="json",
+    summary="Inspect JSON from stdin or a file: pretty, keys, get.",
+    usage=JSON_USAGE,
+    details=("Uses a small dot-and-index path syntax such as customer.email or items[0].id. It is not jq.\n"
+             "Examples:\n  fetch order:123 | json pretty\n  fetch order:123 | json get customer.email\n"
+             "  json keys /config/default.json"),
+    group="data",
+    handler=cmd_json,
+    accepts_stdin=True, min_args=1, max_args=None, conformance_args=("pretty",),
+    kind="read", requires_adapter=None,
+)
+
+
+# -- csv ----------------------------------------------------------------------------------
+
+CSV_USAGE = "csv head [-n N] [path] | csv cols [path] | csv get <column> [path] | csv to-json [path]"
+_CSV_SUBCOMMANDS = {"head": "csv head [-n N] [path]", "cols": "csv cols [path]",
+                    "get": "csv get <column> [path]", "to-json": "csv to-json [path]"}
+
+
+async def read_csv(ctx: CommandContext, command: str, path: str | None, stdin: bytes) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of RFC 4180 text; blank lines are skipped, a header row is required."""
+    if path is None and not stdin:
+        # Not no_input_error(command): `help csv head` would not resolve, `help csv` does.
+        raise CommandFailed(err(f"{command}: no input provided. Usage: see 'help csv'"))
+    text = (await read_text_input(ctx, command, path, stdin)).removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        rows = [row for row in reader if row]
+    except csv.Error as error:
+        raise CommandFailed(err(f"{command}: malformed CSV at line {reader.line_num}: {error}. "
+                                "Quote fields that hold commas, quotes or newlines (\"a,b\", \"say \"\"hi\"\"\")")) from None
+    if not rows:
+        source = ctx.vfs.normalize(path) if path is not None else "stdin"
+        raise CommandFailed(err(f"{command}: no header row: {source} is empty"))
+    return rows[0], rows[1:]
+
+
+def _csv_text(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def _column_index(header: list[str], column: str) -> int | None:
+    if column in header:
+        return header.index(column)
+    if re.fullmatch(r"[1-9][0-9]*", column) and bounded_int(column) <= len(header):
+        return bounded_int(column) - 1  # a 1-based column number, as cut -f counts
+    return None
+
+
+def _unique_keys(header: list[str]) -> list[str]:
+    """Header names as object keys; a repeated name gets `_2`, `_3`... so no column is lost."""
+    keys: list[str] = []
+    for name in header:
+        key, number = name, 1
+        while key in keys:
+            number += 1
+            key = f"{name}_{number}"
+        keys.append(key)
+    return keys
+
+
+def _parse_head_count(args: list[str]) -> tuple[int, list[str]]:
+    """`-n N` or `-nN` at the front -> (N, rest); 10 rows by default."""
+    if not args or not args[0].startswith("-n"):
+        return 10, args
+    if len(args[0]) > 2:
+        value, rest = args[0][2:], args[1:]
+    else:
+        value, rest = (args[1] if len(args) > 1 else ""), args[2:]
+    if not re.fullmatch(r"\+?[0-9]+", value):
+        raise CommandFailed(err(f"csv head: -n needs a non-negative integer, got '{value}'. "
+                                f"Usage: {_CSV_SUBCOMMANDS['head']}"))
+    return bounded_int(value), rest
+
+
+def _csv_operands(sub: str, rest: list[str]) -> tuple[int, str, str | None]:
+    """(row count for head, column for get, path or None) of one csv subcommand."""
+    count, column = 0, ""
+    if sub == "head":
+        count, rest = _parse_head_count(rest)
+    if sub == "get" and rest:
+        column, rest = rest[0], rest[1:]
+    elif sub == "get" or len(rest) > 1:
+        raise CommandFailed(err(f"csv {sub}: usage: {_CSV_SUBCOMMANDS[sub]}"))
+    if len(rest) > 1:
+        raise CommandFailed(err(f"csv {sub}: usage: {_CSV_SUBCOMMANDS[sub]}"))
+    return count, column, (rest[0] if rest else None)
+
+
+async def cmd_csv(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    sub = args[0]
+    if sub not in _CSV_SUBCOMMANDS:
+        return err(f"csv: unknown subcommand: {sub}. Use: csv head | csv cols | csv get | csv to-json")
+    count, column, path = _csv_operands(sub, args[1:])
+    header, rows = await read_csv(ctx, f"csv {sub}", path, stdin)
+    if sub == "head":
+        return ok(_csv_text([header, *rows[:count]]))
+    if sub == "cols":
+        return ok("".join(f"{name}\n" for name in header))
+    if sub == "get":
+        return _csv_get(header, rows, column)
+    keys = _unique_keys(header)
+    records = [{key: (row[i] if i < len(row) else "") for i, key in enumerate(keys)} for row in rows]
+    return ok(to_json_text(records) + "\n", JSON)
+
+
+def _csv_get(header: list[str], rows: list[list[str]], column: str) -> CommandResult:
+    index = _column_index(header, column)
+    if index is None:
+        return err(f"csv get: no column named '{column}'. Columns: {', '.join(header)}")
+    return ok("".join(f"{row[index] if index < len(row) else ''}\n" for row in rows))
+
+
+CSV_SPEC = CommandSpec(
+    name="csv",
+    summary="Inspect CSV from stdin or a file: head, cols, get, to-json.",
+    usage=CSV_USAGE,
+    details=("Reads RFC 4180 CSV whose first row is the header; quoted fields may hold commas, "
+             "doubled quotes and newlines. Blank lines are skipped. csv get takes a header name "
+             "or a 1-based column number; csv to-json prints an array of objects with string values.\n"
+             "Examples:\n  csv cols /data/users.csv\n  csv head -n 5 /data/users.csv\n"
+             "  csv get email /data/users.csv | sort | uniq\n"
+             "  cat /data/users.csv | csv to-json | json get [0].name"),
+    group="data",
+    handler=cmd_csv,
+    accepts_stdin=True, min_args=1, max_args=None, conformance_args=("cols",),
+    kind="read", requires_adapter=None,
+)
+
+
+# -- base64 -------------------------------------------------------------------------------
+
+BASE64_USAGE = "base64 [-d] [-w COLS] [path]"
+_BASE64_TEXT = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_WRAP_FLAG = re.compile(r"(?:-w|--wrap=?)(.*)")
+
+
+def _base64_options(args: list[str]) -> tuple[bool, int, str | None]:
+    """(decode, wrap columns, path) from `-d`, `--decode`, `-w N`, `--wrap=N`, `--`."""
+    decode, wrap, paths = False, 76, []
+    items: Iterator[str] = iter(args)
+    for arg in items:
+        if arg in ("-d", "--decode"):
+            decode = True
+        elif (match := _WRAP_FLAG.fullmatch(arg)) is not None:
+            value = match.group(1) or next(items, "")
+            if not value.isascii() or not value.isdigit():
+                raise CommandFailed(err(f"base64: invalid wrap size: '{value}'. Usage: {BASE64_USAGE}"))
+            wrap = bounded_int(value)
+        elif arg == "--":
+            paths.extend(items)
+        elif arg.startswith("-") and arg != "-":
+            raise CommandFailed(err(f"base64: unknown option: {arg}. Usage: {BASE64_USAGE}"))
+        else:
+            paths.append(arg)
+    if len(paths) > 1:
+        raise CommandFailed(err(f"base64: extra operand: {paths[1]}. Usage: {BASE64_USAGE}"))
+    return decode, wrap, (paths[0] if paths and paths[0] != "-" else None)
+
+
+def decode_base64(data: bytes) -> bytes:
+    """Standard or URL-safe base64; ASCII whitespace ignored, missing padding tolerated."""
+    text = re.sub(rb"[\t\n\v\f\r ]+", b"", data).decode("ascii", errors="replace")
+    text = text.replace("-", "+").replace("_", "/")
+    bad = re.search(r"[^A-Za-z0-9+/=]", text)
+    if bad is not None:
+        raise ValueError(f"unexpected character {bad.group(0)!r}")
+    if not _BASE64_TEXT.fullmatch(text):
+        raise ValueError("'=' padding in the middle")
+    body = text.rstrip("=")
+    if len(body) % 4 == 1:
+        raise ValueError("truncated input (length is not a valid base64 length)")
+    return base64.b64decode(body + "=" * (-len(body) % 4))
+
+
+async def cmd_base64(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    decode, wrap, path = _base64_options(args)
+    data = await read_bytes_input(ctx, "base64", path, stdin)
+    if not decode:
+        encoded = base64.b64encode(data).decode("ascii")
+        lines = [encoded[i:i + wrap] for i in range(0, len(encoded), wrap)] if wrap else [encoded]
+        return ok("".join(f"{line}\n" for line in lines if line))
+    try:
+        decoded = decode_base64(data)
+    except (ValueError, binascii.Error) as error:
+        return err(f"base64: invalid input: {error}. Decode only base64 text; to encode, drop -d")
+    return ok_bytes(decoded, OCTET if looks_binary(decoded) else TEXT)
+
+
+BASE64_SPEC = CommandSpec(
+    name="base64",
+    summary="Encode bytes as base64, or decode base64 with -d, from stdin or a file.",
+    usage=BASE64_USAGE,
+    details=("Encoded output is wrapped at 76 columns like GNU base64 (-w 0 keeps one line). "
+             "With -d, whitespace is ignored, URL-safe letters and missing padding are accepted; "
+             "binary results are saved to a file instead of being printed.\n"
+             "Examples:\n  echo hello | base64\n  base64 -w 0 /images/logo.png\n"
+             "  echo aGVsbG8K | base64 -d\n  cat /data/blob.b64 | base64 -d | write /data/blob.bin"),
+    group="data",
+    handler=cmd_base64,
+    accepts_stdin=True, min_args=0, max_args=None, conformance_args=(),
+    kind="read", requires_adapter=None,
+)
+
+COMMANDS = [JSON_SPEC, CSV_SPEC, BASE64_SPEC]

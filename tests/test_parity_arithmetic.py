@@ -1,0 +1,32 @@
+"""Replay upstream's recorded arithmetic (utils/arithmetic.jsonl) against calc's evaluator."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from onetool_wasm.commands.calc import CalcError, format_js_number, safe_eval_arithmetic
+
+from .corpus import SNAPSHOTS, require_corpus
+
+require_corpus()
+
+RECORDS = [json.loads(line) for line in
+           (SNAPSHOTS / "utils" / "arithmetic.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_corpus_has_records():
+    assert len(RECORDS) >= 13
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[r["expression"] or "<empty>" for r in RECORDS])
+def test_arithmetic_record(record):
+    if "error" in record:
+        with pytest.raises(CalcError) as caught:
+            safe_eval_arithmetic(record["expression"])
+        assert str(caught.value) == record["error"]
+    else:
+        value = safe_eval_arithmetic(record["expression"])
+        assert value == record["result"]
+        # The recorded number as JSON is what JavaScript printed for it.
+        assert format_js_number(value) == json.dumps(record["result"])
