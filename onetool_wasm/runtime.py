@@ -11,6 +11,7 @@ from .commands.selection import create_command_registry, normalize_selection
 from .commands.spec import Adapters, CommandContext, CommandSpec, invoke_command
 from .commands.system import unknown_command_message
 from .memory import SimpleMemory
+from .policy import Policy
 from .presentation import OutputLimits, Presentation, present, require_non_negative_int
 from .result import CommandResult, err, ok
 from .shell import ChainItem, ParseError, Pipeline, parse_command_line
@@ -84,7 +85,7 @@ class AgentCLI:
 
     def build_tool_description(self, variant: str = "full-tool-description") -> str:
         from .tooldef import build_tool_description
-        return build_tool_description(self.registry, variant)
+        return build_tool_description(self.registry, variant, self.ctx.operations)
 
     async def _execute_chain(self, chain: list[ChainItem]) -> _ChainOutcome:
         stdout = bytearray()
@@ -118,11 +119,21 @@ class AgentCLI:
         if spec is None:
             return err(unknown_command_message(argv[0], self.registry.names()), 127)
         try:
-            return await invoke_command(spec, self.ctx, argv[1:], stdin)
+            args = await self._gate(spec, argv[1:])
+            if isinstance(args, CommandResult):
+                return args  # refused by the policy or the human: nothing ran
+            return await invoke_command(spec, self.ctx, args, stdin)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a crashing handler fails its stage, not the runtime
             return err(f"internal runtime error: {str(error) or type(error).__name__}")
+
+    async def _gate(self, spec: CommandSpec, args: list[str]) -> list[str] | CommandResult:
+        """With a policy, a built-in is a subject `<group>:<command>`; `api` commands gate each call."""
+        if self.ctx.policy is None or spec.group == "api":
+            return args
+        from .catalog.gate import gate_command
+        return await gate_command(self.ctx, spec, args)
 
 
 def _skip_reason(relation: str | None, previous_exit: int) -> str | None:
@@ -148,18 +159,32 @@ async def create_agent_cli(vfs: VFS | None = None, adapters: Any = None, memory:
                            execution_policy: Mapping[str, Any] | None = None,
                            policy: Any = None, confirm: Any = None, providers: Any = None) -> AgentCLI:
     """Build and initialise a runtime; every option is optional (a MemoryVFS by default)."""
-    if policy is not None or confirm is not None or providers:
-        raise NotImplementedError("policy, confirm and providers are not available in this version yet")
     ctx = CommandContext(
         vfs=vfs if vfs is not None else MemoryVFS(),
         registry=_resolve_registry(registry, builtin_commands, commands),
         memory=memory if memory is not None else SimpleMemory(),
         adapters=Adapters.coerce(adapters),
         max_materialized_bytes=_max_materialized_bytes(execution_policy),
+        policy=Policy.coerce(policy),
+        confirm=confirm,
     )
+    if providers:
+        _register_operations(ctx, providers)
     runtime = AgentCLI(ctx, OutputLimits.from_options(output_limits))
     await runtime.initialize()
     return runtime
+
+
+def _register_operations(ctx: CommandContext, providers: Any) -> None:
+    """`api` plus one command per namespace, on a copy of the registry (a shared one stays as it was)."""
+    from .catalog.services import OperationCatalog
+    from .commands.api import make_commands
+    ctx.operations = OperationCatalog.coerce(providers)
+    if ctx.registry.has("api"):
+        raise ValueError("a command named 'api' is already registered; it is needed for providers")
+    ctx.registry = CommandRegistry(ctx.registry.all())
+    for spec in make_commands(ctx.operations, ctx.registry.names()):
+        ctx.registry.register(spec)
 
 
 def _resolve_registry(registry: CommandRegistry | None, builtin_commands: Mapping[str, Any] | bool | None,

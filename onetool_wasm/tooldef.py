@@ -21,7 +21,8 @@ HEADER = [
 ]
 
 
-def build_tool_description(registry: CommandRegistry, variant: str = "full-tool-description") -> str:
+def build_tool_description(registry: CommandRegistry, variant: str = "full-tool-description",
+                           operations: Any = None) -> str:
     if variant not in VARIANTS:
         raise ValueError(f"unknown description variant: {variant} (use one of {', '.join(VARIANTS)})")
     specs = registry.all()
@@ -29,10 +30,21 @@ def build_tool_description(registry: CommandRegistry, variant: str = "full-tool-
         return "\n".join([*HEADER, "", "Available commands:", "  (no commands registered)", "",
                           "Register built-in or custom commands before exposing the run tool."])
     has_help = registry.has("help")
+    api = _api_section(operations, variant)
     if variant == "minimal-tool-description":
-        return "\n".join([*HEADER, "", *_minimal_discovery(registry.names(), has_help)])
+        return "\n".join([*HEADER, "", *_minimal_discovery(registry.names(), has_help), *api])
     listing = command_table(specs) if variant == "full-tool-description" else [f"  {s.name}" for s in specs]
-    return "\n".join([*HEADER, "", "Available commands:", *listing, "", *_discovery(has_help)])
+    return "\n".join([*HEADER, "", "Available commands:", *listing, "", *api, *_discovery(has_help)])
+
+
+def _api_section(operations: Any, variant: str) -> list[str]:
+    """The registered API operations (DESIGN §5); nothing at all when there are none."""
+    if operations is None or not operations.providers():
+        return []
+    if variant == "minimal-tool-description":
+        return ["  - run 'api services' to list API services, 'api operations <namespace>' for operations"]
+    from .commands.api import catalog_description
+    return [*catalog_description(operations), ""]
 
 
 def _discovery(has_help: bool) -> list[str]:

@@ -46,6 +46,11 @@ class CommandContext:
     output_counter: int = 0
     # Set by the host (the browser's interrupt()) to ask long commands to stop early.
     cancelled: Callable[[], bool] = lambda: False
+    # Policy and consent (DESIGN §5): with a policy, built-ins are gated as `<group>:<command>`;
+    # `confirm(request)` asks a human. `operations` is the OperationCatalog behind `api`.
+    policy: Any = None
+    confirm: Any = None
+    operations: Any = None
 
 
 class CommandFailed(Exception):

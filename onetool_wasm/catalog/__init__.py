@@ -1,0 +1,17 @@
+"""Operations behind the one tool: providers, the typed tool catalog, the call gate."""
+from .binding import (BoundCatalog, CancelSignal, Invocation, ToolCancelledError, ToolContext, ToolDeniedError,
+                      ToolError, ToolEvent, ToolExecutionError, ToolInputError, ToolOutputError, ToolResult,
+                      ToolTimeoutError, UnknownToolError)
+from .openapi import OpenApiProvider
+from .operations import FunctionProvider, InvalidInput, Operation, OperationDenied, OperationError, Provider
+from .services import LookupFailed, OperationCatalog
+from .tools import ToolCatalog, ToolDefinition, define_tool
+from .transport import Transport, UnavailableTransport, UrllibTransport
+
+__all__ = [
+    "BoundCatalog", "CancelSignal", "FunctionProvider", "InvalidInput", "Invocation", "LookupFailed",
+    "OpenApiProvider", "Operation", "OperationCatalog", "OperationDenied", "OperationError", "Provider",
+    "ToolCancelledError", "ToolCatalog", "ToolContext", "ToolDefinition", "ToolDeniedError", "ToolError",
+    "ToolEvent", "ToolExecutionError", "ToolInputError", "ToolOutputError", "ToolResult", "ToolTimeoutError",
+    "Transport", "UnavailableTransport", "UrllibTransport", "UnknownToolError", "define_tool",
+]

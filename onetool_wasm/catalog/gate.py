@@ -1,0 +1,90 @@
+"""The call gate: policy decision, then a human's consent when the policy asks for it.
+
+Used for operations (`api call`) and for built-in commands when a runtime has a policy
+(subjects `<group>:<command>`). A refused call does nothing; its message says why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from ..consent import APPROVED, DECLINED, ConsentDecision, ask, make_request
+from ..policy import Decision, Policy
+from ..result import CommandResult, err
+from .validation import format_problems, validate
+
+if TYPE_CHECKING:
+    from ..commands.spec import CommandContext, CommandSpec
+
+# What a human may change when approving a built-in command: its arguments.
+COMMAND_INPUT_SCHEMA: Mapping[str, Any] = {
+    "type": "object",
+    "properties": {"args": {"type": "array", "items": {"type": "string"}}},
+    "required": ["args"],
+}
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    allowed: bool
+    decision: Decision
+    input: Any = None                     # the input to run with (edited by the human, maybe)
+    edited: bool = False
+    refusal: str = ""                     # why nothing runs, when not allowed
+    consent: ConsentDecision | None = None
+
+
+async def pass_gate(policy: Policy, confirm: Callable[..., Any] | None, *, namespace: str, name: str,
+                    kind: str | None, input: Any, summary: str = "",
+                    input_schema: Mapping[str, Any] | None = None,
+                    command_line: str | None = None) -> GateOutcome:
+    ref = f"{namespace}:{name}"
+    decision = policy.decide(namespace, name, kind)
+    if decision.verdict == "deny":
+        return GateOutcome(False, decision, refusal=f"{ref} denied by policy ({decision.reason}); nothing was run")
+    if decision.verdict == "allow":
+        return GateOutcome(True, decision, input)
+    request = make_request(ref, decision.kind, decision.reason, summary, input, input_schema, command_line)
+    consent = await ask(confirm, request)
+    if consent.outcome == APPROVED:
+        edited = consent.edited
+        return GateOutcome(True, decision, consent.input if edited else input, edited, consent=consent)
+    if consent.outcome == DECLINED:
+        note = f" ({consent.note})" if consent.note else ""
+        return GateOutcome(False, decision, refusal=f"{ref} was declined by the user{note}; nothing was run",
+                           consent=consent)
+    if policy.on_no_confirm == "allow":
+        return GateOutcome(True, decision, input, consent=consent)
+    return GateOutcome(False, decision, consent=consent,
+                       refusal=f"{ref} needs confirmation ({decision.reason}) but no one could confirm it; "
+                               "nothing was run")
+
+
+async def gate_command(ctx: "CommandContext", spec: "CommandSpec", args: list[str]) -> list[str] | CommandResult:
+    """The arguments to run a built-in with, or the refusal. No policy: run as upstream."""
+    policy = Policy.coerce(getattr(ctx, "policy", None))
+    if policy is None:
+        return args
+    outcome = await pass_gate(policy, getattr(ctx, "confirm", None), namespace=spec.group, name=spec.name,
+                              kind=spec.kind_for(args), input={"args": list(args)}, summary=spec.summary,
+                              input_schema=COMMAND_INPUT_SCHEMA, command_line=_command_line(spec.name, args))
+    if not outcome.allowed:
+        return err(f"{spec.name}: {outcome.refusal}")
+    if not outcome.edited:
+        return args
+    problems = validate(COMMAND_INPUT_SCHEMA, outcome.input)
+    if problems:
+        return err(f"{spec.name}: " + format_problems("edited input is invalid", problems, COMMAND_INPUT_SCHEMA))
+    return list(outcome.input["args"])
+
+
+def _command_line(name: str, args: Sequence[str]) -> str:
+    return " ".join([name, *[_quote(arg) for arg in args]])
+
+
+def _quote(arg: str) -> str:
+    if arg and not any(ch.isspace() or ch in "|&;'\"\\" for ch in arg):
+        return arg
+    if "'" in arg:
+        return '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"'{arg}'"

@@ -1,0 +1,218 @@
+"""Consent: requests, answers, and what the runtime does with them (DESIGN §5)."""
+from __future__ import annotations
+
+import pytest
+
+from onetool_wasm import create_agent_cli, ok
+from onetool_wasm.consent import ConsentDecision, ConsentRequest, ask, make_request, read_decision
+from onetool_wasm.redaction import REDACTED
+from onetool_wasm.testing.providers import DEMO_POLICY, demo_providers
+
+from .helpers import arun, command, zero_duration
+
+REQUEST = make_request("petstore:createPet", "write", "write operation", "Add a pet",
+                       {"name": "Rex", "apiKey": "k-123"}, {"type": "object"})
+
+
+# --- reading answers -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("answer, outcome", [
+    ("approved", "approved"), ("declined", "declined"), ("unavailable", "unavailable"), (" Approved ", "approved"),
+    (True, "approved"), (False, "declined"), (None, "unavailable"),
+    ({"approved": True}, "approved"), ({"approved": False}, "declined"), ({"approved": "yes"}, "declined"),
+    ({"decision": "unavailable"}, "unavailable"), ({"outcome": "declined"}, "declined"),
+    ("ok", "declined"), ({"whatever": 1}, "declined"), (42, "declined"),
+])
+def test_read_decision(answer, outcome):
+    assert read_decision(answer, REQUEST).outcome == outcome
+
+
+def test_unreadable_answers_decline_and_say_why():
+    assert read_decision("sure", REQUEST) == ConsentDecision("declined", note="unrecognised answer 'sure'")
+
+
+def test_edited_input_is_returned_with_redacted_secrets_restored():
+    decision = read_decision({"approved": True, "input": {"name": "Max", "apiKey": REDACTED}}, REQUEST)
+    assert decision == ConsentDecision("approved", {"name": "Max", "apiKey": "k-123"}, True)
+    same = read_decision({"approved": True, "input": {"name": "Rex", "apiKey": REDACTED}}, REQUEST)
+    assert (same.outcome, same.edited) == ("approved", False)
+
+
+def test_request_shows_input_redacted_and_renders_a_prompt():
+    assert REQUEST.input == {"name": "Rex", "apiKey": REDACTED}
+    assert (REQUEST.namespace, REQUEST.operation) == ("petstore", "createPet")
+    assert REQUEST.prompt == ('Allow petstore:createPet (write)?\nAdd a pet\nReason: write operation\n'
+                              'Input: {"apiKey": "**REDACTED**", "name": "Rex"}')
+    assert "k-123" not in repr(REQUEST) and "k-123" not in str(REQUEST.to_dict())
+    assert REQUEST.to_dict()["inputSchema"] == {"type": "object"}
+
+
+# --- asking ----------------------------------------------------------------------------------------
+
+def test_ask_calls_sync_and_async_confirm_functions():
+    seen = []
+
+    def sync_confirm(request):
+        seen.append(request.ref)
+        return "approved"
+
+    async def async_confirm(request):
+        seen.append(request.kind)
+        return {"approved": True}
+
+    assert arun(ask(sync_confirm, REQUEST)).outcome == "approved"
+    assert arun(ask(async_confirm, REQUEST)).outcome == "approved"
+    assert seen == ["petstore:createPet", "write"]
+
+
+def test_ask_without_confirm_is_unavailable_and_a_failing_confirm_declines():
+    assert arun(ask(None, REQUEST)) == ConsentDecision("unavailable", note="no confirm function configured")
+
+    def broken(request):
+        raise RuntimeError("dialog closed")
+
+    assert arun(ask(broken, REQUEST)) == ConsentDecision("declined", note="confirm failed: dialog closed")
+
+
+# --- in the runtime ----------------------------------------------------------------------------------
+
+def run_lines(lines, **options):
+    async def go():
+        runtime = await create_agent_cli(**options)
+        return [zero_duration(await runtime.run(line)) for line in lines]
+    return arun(go())
+
+
+def test_fail_closed_without_a_confirm_function():
+    [out, check] = run_lines(["petstore createPet name=Nibbles species=hamster", "petstore findPetByName name=Nibbles"],
+                             providers=demo_providers())
+    assert out == ("[error] petstore: petstore:createPet needs confirmation (write operation) but no one could "
+                   "confirm it; nothing was run\n\n[exit:1 | 0ms]")
+    assert "no pet named Nibbles" in check
+
+
+def test_on_no_confirm_allow_runs_without_asking():
+    [out] = run_lines(["petstore createPet name=Nibbles species=hamster"], providers=demo_providers(),
+                      policy={"onNoConfirm": "allow"})
+    assert '"name": "Nibbles"' in out and out.endswith("[exit:0 | 0ms]")
+
+
+def test_unavailable_answer_follows_on_no_confirm():
+    [out] = run_lines(["petstore createPet name=N species=s"], providers=demo_providers(),
+                      confirm=lambda request: "unavailable")
+    assert "needs confirmation (write operation) but no one could confirm it" in out
+
+
+def test_declined_does_nothing_and_says_why():
+    requests = []
+
+    def confirm(request):
+        requests.append(request)
+        return "declined"
+
+    out = run_lines(["petstore createPet name=Nibbles species=hamster", "petstore findPetByName name=Nibbles"],
+                    providers=demo_providers(), confirm=confirm)
+    assert out[0] == ("[error] petstore: petstore:createPet was declined by the user; nothing was run"
+                      "\n\n[exit:1 | 0ms]")
+    assert "no pet named Nibbles" in out[1]
+    [request] = requests
+    assert (request.ref, request.kind, request.reason, request.summary) == (
+        "petstore:createPet", "write", "write operation", "Add a pet to the store")
+    assert request.input == {"name": "Nibbles", "species": "hamster"}
+    assert request.input_schema["required"] == ["name", "species"]
+
+
+def test_edited_input_runs_with_the_edit():
+    def confirm(request):
+        return {"approved": True, "input": {**request.input, "name": "Nibbles II"}}
+
+    [out] = run_lines(["petstore createPet name=Nibbles species=hamster"], providers=demo_providers(),
+                      confirm=confirm)
+    assert '"name": "Nibbles II"' in out
+
+
+def test_edited_input_is_validated_again_and_nothing_runs_when_invalid():
+    def confirm(request):
+        return {"approved": True, "input": {"name": "", "species": 7}}
+
+    out = run_lines(["petstore createPet name=Nibbles species=hamster", "petstore listPets species=hamster"],
+                    providers=demo_providers(), confirm=confirm)
+    assert out[0].startswith(
+        "[error] petstore: edited input for petstore:createPet is invalid; nothing was run (2 problems):\n"
+        "  - at /name: '' should be non-empty\n"
+        "  - at /species: 7 is not of type 'string'\nInput schema:\n{")
+    assert out[1] == "[]\n\n[exit:0 | 0ms]"
+
+
+def test_denied_operation_never_asks():
+    asked = []
+    [out] = run_lines(["petstore deletePet id=1"], providers=demo_providers(), policy=DEMO_POLICY,
+                      confirm=lambda request: asked.append(request) or "approved")
+    assert out == ('[error] petstore: petstore:deletePet denied by policy (matches deny pattern "*:delete*"); '
+                   "nothing was run\n\n[exit:1 | 0ms]")
+    assert asked == []
+
+
+def test_reads_are_not_asked_about():
+    asked = []
+    [out] = run_lines(["petstore getPet id=1"], providers=demo_providers(),
+                      confirm=lambda request: asked.append(request) or "declined")
+    assert '"name": "Bella"' in out and asked == []
+
+
+# --- built-in commands under a policy -------------------------------------------------------------------
+
+def test_without_a_policy_builtins_run_as_upstream():
+    asked = []
+    out = run_lines(["write /a.txt hi", "cat /a.txt"], confirm=lambda r: asked.append(r) or "declined")
+    assert out == ["wrote 2B to /a.txt\n\n[exit:0 | 0ms]", "hi\n\n[exit:0 | 0ms]"]
+    assert asked == []
+
+
+def test_denied_builtin_does_nothing_and_exits_1():
+    out = run_lines(["write /a.txt hi", "rm /a.txt", "cat /a.txt"],
+                    policy={"allow": ["fs:write"], "deny": ["fs:rm"]})
+    assert out == ["wrote 2B to /a.txt\n\n[exit:0 | 0ms]",
+                   '[error] rm: fs:rm denied by policy (matches deny pattern "fs:rm"); nothing was run\n\n'
+                   "[exit:1 | 0ms]",
+                   "hi\n\n[exit:0 | 0ms]"]
+
+
+def test_builtin_write_needs_consent_under_a_guided_policy():
+    requests = []
+
+    def confirm(request: ConsentRequest):
+        requests.append(request)
+        return "declined"
+
+    out = run_lines(['write /a.txt "hello there"', "cat /a.txt", "echo fine"], policy={}, confirm=confirm)
+    assert out[0] == "[error] write: fs:write was declined by the user; nothing was run\n\n[exit:1 | 0ms]"
+    assert out[1].startswith("[error] cat: file not found: /a.txt")
+    assert out[2] == "fine\n\n[exit:0 | 0ms]"
+    [request] = requests
+    assert (request.ref, request.kind, request.command_line) == ("fs:write", "write", "write /a.txt 'hello there'")
+    assert request.input == {"args": ["/a.txt", "hello there"]}
+
+
+def test_builtin_kind_follows_the_arguments():
+    asked = []
+    touchy = command("touchy", lambda ctx, args, stdin: ok(" ".join(args)), accepts_stdin=False, min_args=0,
+                     kind=lambda args: "write" if "-w" in args else "read")
+    out = run_lines(["touchy a", "touchy -w b"], commands=[touchy], policy={},
+                    confirm=lambda r: asked.append((r.ref, r.kind, r.command_line)) or "approved")
+    assert out == ["a\n\n[exit:0 | 0ms]", "-w b\n\n[exit:0 | 0ms]"]
+    assert asked == [("custom:touchy", "write", "touchy -w b")]
+
+
+def test_builtin_edited_arguments_are_used_and_validated():
+    out = run_lines(["write /a.txt x", "cat /a.txt"], policy={},
+                    confirm=lambda r: {"approved": True, "input": {"args": ["/a.txt", "edited"]}})
+    assert out == ["wrote 6B to /a.txt\n\n[exit:0 | 0ms]", "edited\n\n[exit:0 | 0ms]"]
+    [bad] = run_lines(["write /a.txt x"], policy={}, confirm=lambda r: {"approved": True, "input": {"args": [1]}})
+    assert bad.startswith("[error] write: edited input is invalid (1 problem):\n  - at /args/0: 1 is not of type 'string'")
+
+
+def test_strict_policy_denies_unlisted_builtins_in_a_pipeline():
+    [out] = run_lines(["echo hi | wc -l"], policy={"mode": "strict", "allow": ["text:echo"]})
+    assert out == ("[error] wc: text:wc denied by policy (strict mode and not in the allow list); nothing was run"
+                   "\n\n[exit:1 | 0ms]")
