@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from datetime import timedelta, timezone
 
 import pytest
 
@@ -29,6 +30,9 @@ RECORDS = load_json_files("commands")
 # the replay compares their stdout modulo that one newline.
 FINAL_NEWLINE_COMMANDS = {"grep", "sort", "uniq", "head", "tail", "sed", "cut", "ls", "find", "search",
                           "memory", "json", "calc", "diff", "tr", "stat", "help", "wc"}
+
+# The recorder's local zone (diff -u headers print local times).
+RECORDED_ZONE = timezone(timedelta(hours=3))
 
 # record id -> reason. Keep this short; every entry also has its own test elsewhere.
 DELIBERATE_DIFFERENCES: dict[str, str] = {}
@@ -54,6 +58,7 @@ async def replay(record):
         memory.store(entry if isinstance(entry, str) else entry["text"])
     ctx = create_test_command_context(vfs=vfs, memory=memory, adapters=adapters,
                                       registry=create_command_registry(exclude_commands=added_commands()))
+    ctx.timezone = RECORDED_ZONE
     spec = ctx.registry.get(record["command"])
     result = await invoke_command(spec, ctx, list(record["args"]), base64.b64decode(record.get("stdin_b64", "")))
     return result, await snapshot_world(vfs, memory)

@@ -51,6 +51,8 @@ class CommandContext:
     policy: Any = None
     confirm: Any = None
     operations: Any = None
+    # The zone local times are shown in (`diff` headers); None is the host's own zone.
+    timezone: Any = None
 
 
 class CommandFailed(Exception):
