@@ -7,7 +7,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 _SIZE_UNITS = ("B", "KB", "MB", "GB", "TB")
 _UTF8_BOM = b"\xef\xbb\xbf"
-_ALLOWED_CONTROLS = frozenset("\n\r\t")
 
 
 def to_fixed(value: float, digits: int = 1) -> str:
@@ -49,12 +48,20 @@ def looks_binary(data: bytes) -> bool:
         return False
     if b"\x00" in data:
         return True
-    try:
-        text = _strip_bom(bytes(data)).decode("utf-8")
-    except UnicodeDecodeError:
-        return True
-    controls = sum(1 for char in text if ord(char) < 32 and char not in _ALLOWED_CONTROLS)
-    return controls / max(utf16_length(text), 1) > 0.1
+    data = _strip_bom(bytes(data))
+    if data.isascii():
+        length = len(data)
+    else:
+        try:
+            length = len(data.decode("utf-8").encode("utf-16-le")) // 2
+        except UnicodeDecodeError:
+            return True
+    # In UTF-8 a byte below 0x20 is always that control character itself, so count bytes.
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    return controls / max(length, 1) > 0.1
+
+
+_CONTROL_BYTES = bytes(b for b in range(32) if chr(b) not in "\n\r\t")
 
 
 def decode_utf8(data: bytes) -> str:

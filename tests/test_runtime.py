@@ -54,7 +54,7 @@ def test_unknown_command_exits_127_with_available_list():
 
 def test_unknown_command_suggests_closest_names():
     cat, catalog = command("cat", lambda *a: ok("")), command("catalog", lambda *a: ok(""))
-    assert custom("cta /x", cat, catalog, SAY) == ("[error] unknown command: cta\ndid you mean: cat, catalog?\n"
+    assert custom("cta /x", cat, catalog, SAY) == ("[error] unknown command: cta\ndid you mean: cat?\n"
                                                 "Available: cat, catalog, say\n\n[exit:127 | 0ms]")
 
 

@@ -8,8 +8,9 @@ from onetool_wasm.testing import ScenarioSpec, assert_scenario, build_world, dem
 from .helpers import arun
 
 
-def with_demo(**extra):
+def with_demo(files=None, **extra):
     world = demo_world()
+    world["files"].update(files or {})
     world.update(extra)
     return world
 
@@ -23,7 +24,7 @@ SCENARIOS = [
         oracle=["help", "ls /", "ls /notes", "cat /notes/todo.txt"],
         assertions={"finalAnswer": {"exact": "1. Review refund incident timeline\n2. Confirm Acme renewal owner\n"
                                               "3. Draft follow-up email"},
-                    "trace": {"steps": [{"index": 1, "contains": ["notes/", "logs/"]}]}}),
+                    "trace": {"steps": [{"index": 1, "contains": ["notes\n", "logs\n"]}]}}),
     ScenarioSpec(
         id="count-errors-in-log", category="composition", world=with_demo(),
         oracle=["cat /logs/app.log | grep ERROR | wc -l"],
