@@ -20,6 +20,17 @@ UPSTREAM_COMMANDS = ("append calc cat cp diff echo fetch find grep head help jso
                      "search sed sort stat tail tr uniq wc write").split()
 
 
+# Commands whose line-oriented output gains a final newline (DESIGN §4.2 item 10);
+# replays compare their stdout modulo that one newline.
+FINAL_NEWLINE_COMMANDS = frozenset({
+    "grep", "sort", "uniq", "head", "tail", "sed", "cut", "ls", "find", "search", "memory", "json", "calc",
+    "diff", "tr", "stat", "help", "wc", "tree"})
+
+
+def same_modulo_final_newline(command: str, actual: bytes, expected: bytes) -> bool:
+    return actual == expected or (command in FINAL_NEWLINE_COMMANDS and actual == expected + b"\n")
+
+
 def added_commands() -> list[str]:
     """Built-ins we have beyond upstream's 26; replays of whole listings leave them out."""
     from onetool_wasm.commands import create_command_registry

@@ -19,17 +19,12 @@ from onetool_wasm.testing.adapters import DemoFetch, DemoSearch
 from onetool_wasm.testing.world import populate_vfs
 from onetool_wasm.vfs import MemoryVFS
 
-from .corpus import (UPSTREAM_COMMANDS, added_commands, by_path, load_json_files, require_corpus, snapshot_world, unimplemented,
+from .corpus import (UPSTREAM_COMMANDS, added_commands, by_path, same_modulo_final_newline, load_json_files, require_corpus, snapshot_world, unimplemented,
                      upstream_clock)
 
 require_corpus()
 
 RECORDS = load_json_files("commands")
-
-# Commands whose line-oriented output gains a final newline (DESIGN §4.2 item 10);
-# the replay compares their stdout modulo that one newline.
-FINAL_NEWLINE_COMMANDS = {"grep", "sort", "uniq", "head", "tail", "sed", "cut", "ls", "find", "search",
-                          "memory", "json", "calc", "diff", "tr", "stat", "help", "wc"}
 
 # The recorder's local zone (diff -u headers print local times).
 RECORDED_ZONE = timezone(timedelta(hours=3))
@@ -69,12 +64,6 @@ def missing_commands(record) -> list[str]:
     if record["command"] == "help":
         needed |= set(record["args"][:1]) & set(UPSTREAM_COMMANDS) if record["args"] else set(UPSTREAM_COMMANDS)
     return unimplemented(needed)
-
-
-def same_modulo_final_newline(command: str, actual: bytes, expected: bytes) -> bool:
-    if actual == expected:
-        return True
-    return command in FINAL_NEWLINE_COMMANDS and actual == expected + b"\n"
 
 
 @pytest.mark.parametrize("record", [r for _, r in RECORDS], ids=[i for i, _ in RECORDS])

@@ -24,7 +24,7 @@ SCENARIOS = [
         oracle=["help", "ls /", "ls /notes", "cat /notes/todo.txt"],
         assertions={"finalAnswer": {"exact": "1. Review refund incident timeline\n2. Confirm Acme renewal owner\n"
                                               "3. Draft follow-up email"},
-                    "trace": {"steps": [{"index": 1, "contains": ["notes\n", "logs\n"]}]}}),
+                    "trace": {"steps": [{"index": 1, "contains": ["logs\n", "notes"]}]}}),
     ScenarioSpec(
         id="count-errors-in-log", category="composition", world=with_demo(),
         oracle=["cat /logs/app.log | grep ERROR | wc -l"],

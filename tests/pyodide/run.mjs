@@ -15,6 +15,7 @@
 // * Python is entered through runPythonAsync with JS Promise integration (the Node flag above),
 //   so tests that call asyncio.run() work as on CPython.
 
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -80,8 +81,21 @@ async function startPyodide() {
   return pyodide;
 }
 
+// A browser checks each wheel against the lock's sha256 (subresource integrity); Node does not,
+// so check here: a lock file that would fail in the browser fails this run too.
+function checkWheelHashes(lock) {
+  const lockDir = path.dirname(CONFIG.lockFile);
+  const bad = Object.values(lock.packages).filter((entry) => {
+    const wheel = path.resolve(lockDir, entry.file_name);
+    if (!fs.existsSync(wheel)) return true;
+    return createHash("sha256").update(fs.readFileSync(wheel)).digest("hex") !== entry.sha256;
+  });
+  if (bad.length) fail(`missing wheels or sha256 mismatch in ${CONFIG.lockFile}: ${bad.map((e) => e.file_name).join(", ")}`);
+}
+
 async function loadAllPackages(pyodide) {
   const lock = JSON.parse(fs.readFileSync(CONFIG.lockFile, "utf8"));
+  checkWheelHashes(lock);
   const wanted = Object.keys(lock.packages).sort();
   const errors = [];
   await pyodide.loadPackage(wanted, {
@@ -119,9 +133,11 @@ if "site-packages" not in onetool_wasm.__file__:
     raise SystemExit(f"onetool_wasm was imported from {onetool_wasm.__file__}, not from the wheel")
 print(f"pyodide runner: onetool_wasm from {onetool_wasm.__file__}; Python {sys.version.split()[0]} ({sys.platform})")
 os.chdir(REPO)
+sys.path.append(REPO)  # as with "python -m pytest" on CPython: tests importable, after site-packages
 
 import pytest
-exit_code = int(pytest.main([*ARGS, "-p", "no:cacheprovider", "tests"]))
+named = [a for a in ARGS if not a.startswith("-") and os.path.exists(a.split("::")[0])]
+exit_code = int(pytest.main([*ARGS, "-p", "no:cacheprovider", *([] if named else ["tests"])]))
 exit_code
 `;
 
