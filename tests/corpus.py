@@ -24,7 +24,7 @@ UPSTREAM_COMMANDS = ("append calc cat cp diff echo fetch find grep head help jso
 # replays compare their stdout modulo that one newline.
 FINAL_NEWLINE_COMMANDS = frozenset({
     "grep", "sort", "uniq", "head", "tail", "sed", "cut", "ls", "find", "search", "memory", "json", "calc",
-    "diff", "tr", "stat", "help", "wc", "tree"})
+    "diff", "stat", "help", "wc", "tree"})
 
 
 def same_modulo_final_newline(command: str, actual: bytes, expected: bytes) -> bool:
