@@ -59,6 +59,9 @@ def main(argv=None) -> int:
     except subprocess.CalledProcessError as error:
         print(f"build.py: command failed ({error.returncode}): {' '.join(map(str, error.cmd))}", file=sys.stderr)
         return 1
+    except FileNotFoundError as error:  # e.g. no node/npm on PATH
+        print(f"build.py: {error}", file=sys.stderr)
+        return 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,17 +71,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    build = commands.add_parser("build", help="build the wheel and assemble dist/site (Pyodide + pinned wheels + lock file)")
+    build = commands.add_parser("build", help="build the wheel and dist/site (Pyodide, pinned wheels, lock)")
     build.set_defaults(handler=cmd_build)
 
     test = commands.add_parser(
-        "test", help="run the suite on CPython, inside Pyodide under Node, then e2e; extra args go to pytest",
+        "test", help="pytest on CPython, in Pyodide (Node), then e2e; args to pytest",
         description="Unrecognised arguments (e.g. -k shell, -x) are passed to pytest in every stage.",
     )
     test.add_argument("--only", choices=("cpython", "pyodide", "e2e"), help="run only this stage")
     test.set_defaults(handler=cmd_test)
 
-    serve = commands.add_parser("serve", help="build, then serve dist/site on 127.0.0.1 with COOP/COEP headers")
+    serve = commands.add_parser("serve", help="build, then serve dist/site on 127.0.0.1 (COOP/COEP)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000, 0 picks a free one)")
     serve.set_defaults(handler=cmd_serve)
 
@@ -115,55 +118,98 @@ def cmd_bench(args, extra) -> int:
 
 
 def cmd_test(args, pytest_args) -> int:
-    stages = [("cpython", stage_cpython), ("pyodide", stage_pyodide), ("e2e", stage_e2e)]
-    results = []
-    for name, stage in stages:
-        if args.only and name != args.only:
-            continue
+    results = {}
+    for name in stages_to_run(args.only):
+        stage, prerequisites = STAGES[name]
         print(f"\n=== stage {name} ===", flush=True)
         started = time.monotonic()
-        try:
-            outcome = stage(pytest_args)
-        except (subprocess.CalledProcessError, SystemExit, OSError) as error:
-            print(f"stage {name}: {error}", file=sys.stderr)
+        blocked = [p for p in prerequisites if results[p][0] == "failed"]
+        if blocked:
             outcome = "failed"
-        results.append((name, outcome, time.monotonic() - started))
+            print(f"stage {name}: not run, {', '.join(blocked)} failed")
+        else:
+            outcome = run_stage(name, stage, pytest_args)
+        results[name] = (outcome, time.monotonic() - started)
     print_summary(results)
-    return 1 if any(outcome == "failed" for _, outcome, _ in results) else 0
+    return 1 if any(outcome == "failed" for outcome, _ in results.values()) else 0
+
+
+def stages_to_run(only) -> list:
+    """The stages asked for, with the stages they need, in STAGES order."""
+    wanted = [only] if only else ["cpython", "pyodide", "e2e"]
+    needed = set(wanted).union(*(STAGES[name][1] for name in wanted))
+    return [name for name in STAGES if name in needed]
+
+
+def run_stage(name, stage, pytest_args) -> str:
+    try:
+        return stage(pytest_args)
+    except (subprocess.CalledProcessError, SystemExit, OSError) as error:
+        print(f"stage {name}: {error}", file=sys.stderr)
+        return "failed"
 
 
 def print_summary(results) -> None:
     print("\n=== build.py test summary ===")
-    for name, outcome, seconds in results:
-        print(f"  {name:<8} {outcome:<8} {seconds:7.1f}s")
-    verdict = "FAILED" if any(o == "failed" for _, o, _ in results) else "ok"
-    print(f"build.py test: {verdict}", flush=True)
+    for name, (outcome, seconds) in results.items():
+        print(f"  {name:<8} {outcome:<9} {seconds:7.1f}s")
+    total = sum(seconds for _, seconds in results.values())
+    verdict = "FAILED" if any(o == "failed" for o, _ in results.values()) else "ok"
+    print(f"build.py test: {verdict} in {total:.1f}s", flush=True)
 
 
 # --- test stages -----------------------------------------------------------------------
 
+def stage_setup(pytest_args) -> str:
+    ensure_venv(with_tests=True)
+    return "done"
+
+
 def stage_cpython(pytest_args) -> str:
     python = ensure_venv(with_tests=True)
-    code = run([python, "-m", "pytest", *pytest_args, "tests"], check=False)
+    code = run([python, "-m", "pytest", *pytest_args, *default_paths(pytest_args, "tests")], check=False)
     return pytest_outcome(code, pytest_args)
 
 
-def stage_pyodide(pytest_args) -> str:
-    ensure_venv(with_tests=True)
+def stage_build(pytest_args) -> str:
     build_site()
+    return "done"
+
+
+def stage_pyodide(pytest_args) -> str:
     code = run(["node", *NODE_FLAGS, str(NODE_RUNNER), *pytest_args], check=False, env=pyodide_runner_env())
     return pytest_outcome(code, pytest_args)
 
 
 def stage_e2e(pytest_args) -> str:
-    tests = sorted((ROOT / "e2e").glob("test_*.py")) + sorted((ROOT / "e2e").glob("*_test.py"))
-    if not tests:
+    if not e2e_test_files():
         print("e2e: skipped, no test files in e2e/ yet")
         return "skipped"
     python = ensure_venv(with_tests=True)
-    build_site()
-    code = run([python, "-m", "pytest", *pytest_args, "e2e"], check=False)
+    build_site()  # already done when the pyodide stage ran
+    code = run([python, "-m", "pytest", *pytest_args, *default_paths(pytest_args, "e2e")], check=False)
     return pytest_outcome(code, pytest_args)
+
+
+# name: (function, stages it needs)
+STAGES = {
+    "setup": (stage_setup, ()),
+    "cpython": (stage_cpython, ("setup",)),
+    "build": (stage_build, ()),
+    "pyodide": (stage_pyodide, ("build",)),
+    "e2e": (stage_e2e, ()),  # sets itself up only when e2e/ has tests
+}
+
+
+def e2e_test_files() -> list:
+    e2e = ROOT / "e2e"
+    return sorted(e2e.rglob("test_*.py")) + sorted(e2e.rglob("*_test.py"))
+
+
+def default_paths(pytest_args, folder: str) -> list:
+    """Test `folder`, unless the arguments already name test files or folders."""
+    named = [a for a in pytest_args if not a.startswith("-") and Path(a.split("::")[0]).exists()]
+    return [] if named else [folder]
 
 
 def pytest_outcome(code: int, pytest_args) -> str:

@@ -27,3 +27,11 @@ def run_line(line, **options):
 
 def zero_duration(text):
     return re.sub(r"\[exit:(\d+) \| [^\]]+\]", r"[exit:\1 | 0ms]", text)
+
+
+IN_PYODIDE = __import__("os").environ.get("ONETOOL_RUNTIME") == "pyodide"
+
+
+def examples(count: int) -> int:
+    """Hypothesis example count: as asked on CPython, a sixth inside Pyodide (WebAssembly is slower)."""
+    return max(10, count // 6) if IN_PYODIDE else count

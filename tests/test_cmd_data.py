@@ -7,6 +7,7 @@ import base64
 import json
 
 import pytest
+from .helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -75,7 +76,7 @@ def check_fuzzed_call(name, args, stdin, exit_codes=(0, 1)):
     assert isinstance(result.stdout, bytes)
 
 
-FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def run(name, *args, stdin=b"", files=None, **ctx_options):

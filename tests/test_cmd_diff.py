@@ -21,6 +21,7 @@ from onetool_wasm.commands.diff_format import context_time, quote_name, unified_
 from onetool_wasm.commands.registry import CommandRegistry
 from onetool_wasm.testing import create_command_conformance_cases, create_test_command_context
 from onetool_wasm.vfs import MemoryVFS
+from .helpers import examples
 
 USAGE = "diff [-u|-U N|-c|-C N] [-r] [-a] [-b] [-i] <left> <right>"
 TEN = "".join(f"{word}\n" for word in "one two three four five six seven eight nine ten".split())
@@ -330,7 +331,7 @@ FLAG_WORDS = ["-u", "-c", "-U", "-C", "-U1", "-C0", "-r", "-a", "-b", "-i", "-ru
 PATH_WORDS = ["/a.txt", "/b.txt", "/d", "/e", "/e/y", "/bin", "/empty", "/missing", "/", "..", "d/x"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.sampled_from(FLAG_WORDS), st.sampled_from(PATH_WORDS), st.integers(-2, 5).map(str),
                           st.just(""), st.text(max_size=6)), max_size=6),
        st.one_of(st.just(b""), st.binary(max_size=10), st.text(max_size=10).map(str.encode)))

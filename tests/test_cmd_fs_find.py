@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from onetool_wasm.commands.fs_glob import compile_glob
 
 from .test_cmd_fs import fs_run, outcome
+from .helpers import examples
 
 USAGE = ("find [path] [--type file|dir|-type f|-type d] [--name pattern|-name pattern] "
          "[--max-depth N|-maxdepth N]")
@@ -106,7 +107,7 @@ def test_compile_glob(pattern, name, matched):
     assert (compile_glob(pattern).fullmatch(name) is not None) is matched
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(alphabet="ab*?.[]!-", max_size=8), st.text(alphabet="ab.[]!-", max_size=6))
 def test_compile_glob_agrees_with_fnmatchcase_on_simple_patterns(pattern, name):
     # Python's fnmatch and POSIX fnmatch differ on `[!]...` and `[]...]` edge cases: skip those.

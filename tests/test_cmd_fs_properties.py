@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from onetool_wasm.commands import invoke_command
 
 from .test_cmd_fs import FS_COMMANDS, make_ctx
+from .helpers import examples
 
 WORLD = {"/notes/a.txt": "alpha\n", "/notes/.hidden": "h", "/notes/sub/b.md": "beta",
          "/img/x.bin": b"\x00\x01\x02", "/empty": {"kind": "dir"}, "/-p": "dash"}
@@ -52,7 +53,7 @@ def run(name: str, args: list[str], stdin: bytes, limit: int | None):
 
 @pytest.mark.parametrize("name", FS_COMMANDS)
 def test_random_arguments_never_crash(name):
-    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(args=arguments(name), stdin=STDIN, limit=st.one_of(st.none(), st.integers(0, 16)))
     def check(args, stdin, limit):
         result = run(name, args, stdin, limit)  # an exception here is the bug this test hunts

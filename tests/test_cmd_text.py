@@ -14,6 +14,7 @@ from onetool_wasm import MemoryVFS, create_agent_cli
 from onetool_wasm.commands import create_command_registry, invoke_command
 from onetool_wasm.testing import create_command_conformance_cases, create_test_command_context
 from onetool_wasm.testing.world import populate_vfs
+from .helpers import examples
 
 TEXT_COMMANDS = ("echo", "wc", "head", "tail", "sort", "uniq", "cut", "tee", "tr")
 FILES = {
@@ -380,7 +381,7 @@ def arguments(name):
 
 @pytest.mark.parametrize("name", TEXT_COMMANDS)
 def test_random_arguments_never_crash(name):
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(args=arguments(name), stdin=STDIN)
     def check(args, stdin):
         ctx = make_ctx()

@@ -14,6 +14,7 @@ import pytest
 from onetool_wasm.vfs import (VFS, DirectoryVFS, MemoryVFS, ResourcePolicy, VFSError, guess_media_type,
                               normalize_path, parent_of, resource_limit_error, walk)
 from onetool_wasm.vfs.paths import ancestors_and_self, base_name, child_path, is_strict_descendant_path
+from .helpers import examples
 
 FIRST_TICK = 1700000000001
 
@@ -694,7 +695,7 @@ if given is not None:
         return [(path, is_dir, b"" if is_dir else await vfs.read_bytes(path))
                 for path, is_dir in await walk(vfs)]
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(policy=_policies, operations=st.lists(_operations, max_size=12))
     def test_backends_agree(tmp_path: Path, policy: Any, operations: list[tuple[Any, ...]]) -> None:
         import tempfile
