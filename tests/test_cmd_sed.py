@@ -11,6 +11,8 @@ from onetool_wasm.commands.sed import sed_kind
 from onetool_wasm.testing import create_command_conformance_cases, create_test_command_context
 from onetool_wasm.vfs import MemoryVFS
 
+from .helpers import examples
+
 USAGE = "sed [OPTION]... [SCRIPT] [INPUTFILE...]"
 WORLD = {"/app.log": b"alpha\nbeta\ngamma\n", "/nums.txt": b"1\n2\n3\n4\n5\n6\n", "/noeol.txt": b"one\ntwo",
          "/config.env": b"REGION=us-east-1\n", "/rewrite.sed": b"s/foo/bar/\n2p\n", "/extra.txt": b"X\nY\n"}
@@ -96,6 +98,10 @@ def test_options_scripts_and_files():
     assert sed("F", "/extra.txt", stdin=b"") == "/extra.txt\nX\n/extra.txt\nY\n"
     assert sed("", stdin=b"same\n") == "same\n"
     assert sed("s/a/A/") == ""  # no input at all is an empty stream
+
+
+def test_help_option_prints_the_help_entry():
+    assert sed("--help").startswith("sed: Stream editor with in-place editing")
 
 
 # -- GNU's extended commands -------------------------------------------------------------------
@@ -217,6 +223,7 @@ def test_read_only_preset_refuses_in_place():
     (["-k", "p"], f"sed: unknown option: -k. Usage: {USAGE}"),
     (["-f", "/nope.sed"], "sed: script file not found: /nope.sed. Use: ls /"),
     (["s//x/"], "sed: no previous regular expression"),
+    (["s/a/\\1/"], "sed: invalid reference \\1 on `s' command's RHS"),
 ])
 def test_errors(args, message):
     assert error(*args) == (message, 1)
@@ -224,7 +231,7 @@ def test_errors(args, message):
 
 def test_endless_loops_are_stopped(monkeypatch):
     monkeypatch.setattr(sed_exec, "MAX_STEPS", 1000)
-    assert error(":a;ba") == ("sed: script stopped after 1000 steps (an endless b/t loop?)", 1)
+    assert error(":a;ba") == ("sed: script stopped after 1002 steps (an endless b/t loop?)", 1)
 
 
 # -- conformance and random arguments ----------------------------------------------------------------
@@ -245,7 +252,7 @@ FLAGS = ["-n", "-e", "-f", "-E", "-r", "-i", "-i.bak", "-s", "-ne", "-nE", "--ex
 PATHS = ["/app.log", "/noeol.txt", "/missing", "/", "/rewrite.sed", "/app.log/x", ""]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(args=st.lists(st.one_of(st.sampled_from(SCRIPTS), st.sampled_from(FLAGS), st.sampled_from(PATHS),
                                st.integers(-2, 5).map(str), st.text(max_size=6)), max_size=5),
        stdin=st.one_of(st.just(b""), st.binary(max_size=16), st.text(max_size=16).map(str.encode)))

@@ -11,6 +11,8 @@ from onetool_wasm.commands import regex_nfa
 from onetool_wasm.commands.regex import RegexError, compile_grep, compile_regex, split_patterns
 from onetool_wasm.commands.regex_syntax import parse
 
+from .helpers import examples
+
 
 def lines_matching(pattern, lines, mode="basic", **flags):
     regex = compile_grep((pattern,), mode, **flags)
@@ -137,6 +139,8 @@ def test_sed_escapes_only_in_sed_mode():
     assert compile_regex("^b", sed=True, multiline=True).test(b"a\nb")
     assert not compile_regex("^b", sed=True).test(b"a\nb")
     assert compile_regex("a$", sed=True).test(b"a") and not compile_regex("a$", sed=True).test(b"a\n")
+    assert compile_regex("[\\n]", sed=True).test(b"\n") and not compile_regex("[\\n]", sed=True).test(b"n")
+    assert compile_regex("[\\n]").test(b"n") and compile_regex("[\\n]").test(b"\\")
 
 
 # -- errors ----------------------------------------------------------------------------------
@@ -182,6 +186,26 @@ def test_bounded_repetition_stays_on_the_fast_engine():
     assert not regex.linear_only and regex.test(b"ip 10.0.0.1 ok")
 
 
+@pytest.mark.parametrize("pattern, nested", [
+    ("([a-z]+\\.)+", False),  # the repeat ends where a byte it cannot match begins
+    ("(ab|cd)+", False),  # alternatives that start differently
+    ("(a|b)+z", False),  # single bytes: one set
+    ("((ab)*c)*", False),
+    ("(a+|b)+c", True),
+    ("(a*b*)*", True),
+    ("(.*,)+x", True),
+    ("(a|ab)*c", True),
+    ("(A|a)+", False),
+])
+def test_only_ambiguous_nesting_leaves_the_fast_engine(pattern, nested):
+    assert compile_grep((pattern,), "extended").linear_only is nested
+
+
+def test_case_folding_counts_when_alternatives_start_alike():
+    assert not compile_grep(("(Ab|ac)+",), "extended").linear_only
+    assert compile_grep(("(Ab|ac)+",), "extended", ignore_case=True).linear_only
+
+
 def test_compiled_patterns_are_cached():
     assert compile_grep(("abc",), "basic") is compile_grep(("abc",), "basic")
     assert compile_regex("x", True) is compile_regex("x", True)
@@ -205,7 +229,7 @@ def simple_ere(draw, depth=0):
     return "".join(parts)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pattern=simple_ere(), data=st.text(alphabet="abx-", max_size=10).map(str.encode))
 def test_nfa_and_python_agree_on_whether_a_line_matches(pattern, data):
     parsed = parse(pattern.encode(), extended=True)
@@ -214,7 +238,7 @@ def test_nfa_and_python_agree_on_whether_a_line_matches(pattern, data):
     assert (regex_nfa.search(program, data) is not None) == (python.search(data) is not None)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pattern=simple_ere(), data=st.text(alphabet="abx-", max_size=10).map(str.encode))
 def test_nfa_match_is_leftmost_and_at_least_as_long_as_pythons(pattern, data):
     parsed = parse(pattern.encode(), extended=True)
@@ -227,7 +251,7 @@ def test_nfa_match_is_leftmost_and_at_least_as_long_as_pythons(pattern, data):
         assert compile_regex(pattern, extended=True).python.fullmatch(data, found[0], found[1])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pattern=st.text(alphabet="ab\\()[]{}|*+?.^$-:1,", max_size=8), extended=st.booleans())
 def test_any_pattern_compiles_or_raises_regex_error(pattern, extended):
     try:

@@ -1,0 +1,250 @@
+"""grep: select lines by pattern, as GNU grep does in the C locale.
+
+Basic regular expressions by default (DESIGN §4.2 item 4), `-E` extended, `-F` fixed;
+`-e`/`-f` patterns, `-r` over directories, several paths, context, `-l/-L/-c/-q/-m`.
+Exit status as GNU: 0 a line was selected, 1 none, 2 an error (a bad pattern, a missing
+file). Usage errors keep upstream's recorded wording and exit 1.
+"""
+from __future__ import annotations
+
+import fnmatch
+
+from ..result import TEXT, CommandResult, err, ok
+from ..textutil import format_size, looks_binary
+from ..vfs.errors import VFSError
+from ..vfs.paths import base_name
+from .grep_options import GREP_USAGE, GrepOptions, parse_grep_args
+from .grep_scan import Printer, Scan, scan
+from .helpers import check_materialized, format_vfs_error, no_input_error
+from .regex import Regex, RegexError, compile_grep, split_patterns
+from .spec import CommandContext, CommandFailed, CommandSpec
+
+STDIN_LABEL = "(standard input)"
+SYSTEM_DIR = "/.system"  # the runtime's own files (spilled outputs): not searched by -r from above
+
+
+class _Input:
+    """One thing to search: a label (path or stdin) and its bytes."""
+
+    def __init__(self, label: str, data: bytes) -> None:
+        self.label = label
+        self.data = data
+
+
+class _Run:
+    """State of one grep invocation across its inputs."""
+
+    def __init__(self, ctx: CommandContext, options: GrepOptions, stdin: bytes) -> None:
+        self.ctx = ctx
+        self.options = options
+        self.stdin = stdin
+        self.errors: list[str] = []
+        self.failed = False  # an error happened, even if -s keeps it quiet
+        self.notes: list[str] = []
+        self.any_selected = False
+        self.saw_directory = False
+
+    def error(self, message: str) -> None:
+        self.failed = True
+        if not self.options.no_messages:
+            self.errors.append(message)
+
+
+async def cmd_grep(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    if "--help" in args[:args.index("--") if "--" in args else len(args)]:
+        return ok(GREP.help_text() + "\n")
+    options = parse_grep_args(args)
+    run = _Run(ctx, options, stdin)
+    patterns = await _load_patterns(run)
+    try:
+        regex = compile_grep(patterns, options.mode, options.ignore_case, options.word, options.line) \
+            if patterns else None
+    except RegexError as error:
+        return err(f"grep: invalid regex: {error}", 2)
+    if options.max_count == 0:
+        return CommandResult(exit_code=1)
+    return await _search_all(run, regex)
+
+
+async def _load_patterns(run: _Run) -> tuple[str, ...]:
+    patterns = list(run.options.patterns)
+    for path in run.options.pattern_files:
+        text = (await _read_file(run, path, "pattern file not found", strict=True) or b"").decode(
+            "utf-8", "surrogateescape")
+        lines = text.split("\n") if text else []
+        patterns.extend(lines[:-1] if text.endswith("\n") else lines)
+    return split_patterns(patterns)
+
+
+# -- inputs, read one at a time ------------------------------------------------------------
+def _operands(run: _Run) -> list[str]:
+    operands = run.options.operands
+    if operands:
+        return operands
+    if run.stdin or not run.options.recursive:
+        if not run.stdin:
+            raise CommandFailed(no_input_error("grep"))
+        return ["-"]
+    return ["/"]  # GNU's -r without a path searches the working directory: our root
+
+
+async def _inputs(run: _Run, operands: list[str]):
+    for operand in operands:
+        if operand == "-":
+            check_materialized(run.ctx, "grep", "stdin", len(run.stdin))
+            yield _Input(STDIN_LABEL, run.stdin)
+        else:
+            async for item in _inputs_for_path(run, operand):
+                yield item
+
+
+async def _inputs_for_path(run: _Run, operand: str):
+    ctx = run.ctx
+    path = ctx.vfs.normalize(operand)
+    try:
+        info = await ctx.vfs.stat(path)
+        if not info.exists:
+            raise VFSError("ENOENT", path)
+    except VFSError as error:
+        run.error((await format_vfs_error(ctx, "grep", operand, error, not_found_label="file not found")).stderr)
+        return
+    if info.is_dir:
+        if not run.options.recursive:
+            run.error(f"grep: path is a directory: {path}. Use: grep -r PATTERN {path}")
+            return
+        run.saw_directory = True
+        async for item in _walk(run, path):
+            yield item
+    elif _wanted_file(run.options, path):
+        data = await _read_file(run, path, "file not found")
+        if data is not None:
+            yield _Input(path, data)
+
+
+async def _walk(run: _Run, directory: str):
+    """Files below a directory, depth first, each directory's entries in byte order."""
+    try:
+        names = await run.ctx.vfs.listdir(directory)
+    except VFSError as error:
+        run.error((await format_vfs_error(run.ctx, "grep", directory, error)).stderr)
+        return
+    for name in sorted(names, key=lambda entry: entry.rstrip("/").encode("utf-8")):
+        path = (directory.rstrip("/") + "/" + name.rstrip("/"))
+        if name.endswith("/"):
+            if path == SYSTEM_DIR or any(fnmatch.fnmatchcase(base_name(path), glob)
+                                         for glob in run.options.exclude_dir):
+                continue
+            async for item in _walk(run, path):
+                yield item
+        elif _wanted_file(run.options, path):
+            data = await _read_file(run, path, "file not found")
+            if data is not None:
+                yield _Input(path, data)
+
+
+def _wanted_file(options: GrepOptions, path: str) -> bool:
+    name = base_name(path)
+    if options.include and not any(fnmatch.fnmatchcase(name, glob) for glob in options.include):
+        return False
+    return not any(fnmatch.fnmatchcase(name, glob) for glob in options.exclude)
+
+
+async def _read_file(run: _Run, path: str, not_found_label: str, strict: bool = False) -> bytes | None:
+    ctx = run.ctx
+    try:
+        info = await ctx.vfs.stat(path)
+        if not info.exists:
+            raise VFSError("ENOENT", ctx.vfs.normalize(path))
+        if info.is_dir:
+            raise VFSError("EISDIR", ctx.vfs.normalize(path))
+        check_materialized(ctx, "grep", ctx.vfs.normalize(path), info.size)
+        return await ctx.vfs.read_bytes(path)
+    except VFSError as error:
+        failure = await format_vfs_error(ctx, "grep", path, error, not_found_label=not_found_label)
+    except CommandFailed as error:
+        failure = error.result
+    if strict:
+        raise CommandFailed(err(failure.stderr, 2))
+    run.error(failure.stderr)
+    return None
+
+
+# -- searching ---------------------------------------------------------------------------
+async def _search_all(run: _Run, regex: Regex | None) -> CommandResult:
+    options = run.options
+    operands = _operands(run)
+    printer = Printer(options, regex)
+    async for item in _inputs(run, operands):
+        single = len(operands) == 1 and not run.saw_directory
+        show_names = options.with_filename if options.with_filename is not None else not single
+        binary = options.binary != "text" and looks_binary(item.data)
+        if binary and single and options.binary == "match":
+            return _binary_refusal(item)
+        if binary and options.binary == "skip":
+            continue
+        result = scan(regex, item.data)
+        run.any_selected = run.any_selected or result.selected_count(options) > 0
+        if options.quiet and run.any_selected:
+            return CommandResult(exit_code=0)
+        _report(run, printer, item.label.encode("utf-8", "surrogateescape"), show_names, result, binary)
+    return _finish(run, printer)
+
+
+def _report(run: _Run, printer: Printer, name: bytes, show_name: bool, result: Scan, binary: bool) -> None:
+    options = run.options
+    label = name if show_name else None
+    count = result.selected_count(options)
+    if options.quiet:
+        return
+    if options.files_with_matches or options.files_without_match:
+        if bool(count) == options.files_with_matches:
+            printer.chunks.append(name + b"\n")
+    elif options.count:
+        printer.chunks.append((label + b":" if label is not None else b"") + str(count).encode("ascii") + b"\n")
+    elif binary:
+        if count:
+            run.notes.append(f"grep: {name.decode('utf-8', 'replace')}: binary file matches")
+    else:
+        printer.add(label, result)
+
+
+def _finish(run: _Run, printer: Printer) -> CommandResult:
+    stderr = "\n".join(run.errors + run.notes)
+    if run.failed and not (run.options.quiet and run.any_selected):
+        code = 2
+    else:
+        code = 0 if run.any_selected else 1
+    stdout = b"" if run.options.quiet else b"".join(printer.chunks)
+    return CommandResult(stdout=stdout, stderr=stderr, exit_code=code, content_type=TEXT)
+
+
+def _binary_refusal(item: _Input) -> CommandResult:
+    size = format_size(len(item.data))
+    if item.label == STDIN_LABEL:
+        return err(f"grep: stdin is binary ({size}). "
+                   "Pipe text only, or save binary data to a file and inspect with stat.", 2)
+    return err(f"grep: binary file ({size}): {item.label}. Use: stat {item.label}", 2)
+
+
+GREP_DETAILS = (
+    "Basic regular expressions by default (\\| \\( \\) \\{n\\} work as in GNU grep), -E extended, "
+    "-F fixed strings; C locale (bytes, ASCII-only -i).\n"
+    "Also: -e PATTERN (repeatable), -f FILE, -r DIR (recursive, lines prefixed with paths), -l, -L, "
+    "-h, -H, -m N, -A/-B/-C N (context, groups separated by --), -s, --include/--exclude GLOB, "
+    "-- to end options; several paths may be given. Exit 0 if a line is selected, 1 if none, 2 on error.\n"
+    "Examples:\n  grep ERROR /logs/app.log\n  cat /logs/app.log | grep -i timeout\n"
+    "  grep -F -o \"timeout\" /logs/app.log\n  grep -c \"payment failed\" /logs/app.log\n"
+    "  grep -rn -e TODO -e FIXME /src\n  grep -E -C 2 \"error|warn\" /logs/app.log"
+)
+
+GREP = CommandSpec(
+    name="grep",
+    summary="Filter lines by pattern. Supports a common GNU grep subset.",
+    usage=GREP_USAGE,
+    details=GREP_DETAILS,
+    handler=cmd_grep,
+    accepts_stdin=True, min_args=1, max_args=None, conformance_args=("pattern",),
+    kind="read", group="text", requires_adapter=None,
+)
+
+COMMANDS = [GREP]

@@ -1,0 +1,178 @@
+"""grep's work on one input: which lines are selected, and how they are printed.
+
+Input and output are bytes (C locale). The matching lines of a whole input are found
+in one scan with a pattern whose matches cannot cross a newline (Regex.buffer_pattern):
+one C-speed search per matching line, not a Python call per line. Plain output (no
+line numbers, names or context) is then cut straight out of the input: the matching
+lines one slice each, or for -v the runs of lines between them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .grep_options import GrepOptions
+from .regex import Regex
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Lines without their "\\n"; an empty input has none, a last unterminated line counts."""
+    if not data:
+        return []
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+@dataclass
+class Scan:
+    """The lines of one input that the pattern matches, as (start, end) byte offsets
+    (end: the offset of the line's newline, or the input's length)."""
+    data: bytes
+    spans: list[tuple[int, int]]
+    total: int  # lines in the input
+
+    def selected_count(self, options: GrepOptions) -> int:
+        count = self.total - len(self.spans) if options.invert else len(self.spans)
+        return count if options.max_count is None else min(count, options.max_count)
+
+    def selected_indexes(self, options: GrepOptions) -> list[int]:
+        matched: list[int] = []
+        line = counted_to = 0
+        for start, _ in self.spans:
+            line += self.data.count(b"\n", counted_to, start)
+            counted_to = start
+            matched.append(line)
+        if options.invert:
+            hit = bytearray(self.total)
+            for index in matched:
+                hit[index] = 1
+            matched = [index for index in range(self.total) if not hit[index]]
+        return matched if options.max_count is None else matched[:options.max_count]
+
+
+def scan(regex: Regex | None, data: bytes) -> Scan:
+    total = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    if regex is None or not data:  # no pattern at all (an empty -f file) matches nothing
+        return Scan(data, [], total)
+    pattern = regex.buffer_pattern()
+    if pattern is None:
+        return Scan(data, _spans_line_by_line(regex, data), total)
+    spans: list[tuple[int, int]] = []
+    size = len(data)
+    pos = 0
+    search, rfind, find, append = pattern.search, data.rfind, data.find, spans.append
+    while pos < size:
+        match = search(data, pos)
+        if match is None:
+            break
+        start = match.start()
+        line_start = rfind(b"\n", 0, start) + 1
+        if line_start >= size:  # the empty "line" after a final newline is not a line
+            break
+        end = find(b"\n", start)
+        end = size if end < 0 else end
+        append((line_start, end))
+        pos = end + 1
+    return Scan(data, spans, total)
+
+
+def _spans_line_by_line(regex: Regex, data: bytes) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for line in split_lines(data):
+        if regex.test(line):
+            spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans
+
+
+def plain_output(result: Scan, options: GrepOptions) -> list[bytes] | None:
+    """Selected lines cut straight from the input, or None when the output needs more
+    than whole lines (numbers, names, context, -o, -v with -m)."""
+    if options.only_matching or options.context or options.line_numbers:
+        return None
+    data, spans = result.data, result.spans
+    chunks: list[bytes] = []
+    if not options.invert:
+        for start, end in spans[:options.max_count]:
+            chunks.append(data[start:end + 1])
+    elif options.max_count is not None:
+        return None
+    else:
+        previous = 0
+        for start, end in spans:
+            chunks.append(data[previous:start])
+            previous = end + 1
+        chunks.append(data[previous:])
+    chunks = [chunk for chunk in chunks if chunk]
+    if chunks and not chunks[-1].endswith(b"\n"):  # the input's last line had no newline
+        chunks.append(b"\n")
+    return chunks
+
+
+@dataclass
+class Printer:
+    """Formats selected lines of successive inputs; remembers whether a context group
+    was printed, so `--` separates groups across inputs too."""
+    options: GrepOptions
+    regex: Regex | None
+    chunks: list[bytes] = field(default_factory=list)
+    printed_group: bool = False
+
+    def prefix(self, label: bytes | None, index: int, separator: bytes) -> bytes:
+        head = label + separator if label is not None else b""
+        if self.options.line_numbers:
+            head += str(index + 1).encode("ascii") + separator
+        return head
+
+    def add(self, label: bytes | None, result: Scan) -> None:
+        if label is None:
+            plain = plain_output(result, self.options)
+            if plain is not None:
+                self.chunks.extend(plain)
+                return
+        lines = split_lines(result.data)
+        selected = result.selected_indexes(self.options)
+        if self.options.only_matching:
+            self._only_matching(label, lines, selected)
+        elif self.options.context:
+            self._with_context(label, lines, selected)
+        else:
+            for index in selected:
+                self.chunks.append(self.prefix(label, index, b":") + lines[index] + b"\n")
+
+    def _only_matching(self, label: bytes | None, lines: list[bytes], selected: list[int]) -> None:
+        if self.options.invert or self.regex is None:
+            return  # GNU prints no parts of lines that do not match
+        for index in selected:
+            for match in self.regex.finditer(lines[index], groups=False):
+                if match.end() > match.start():
+                    self.chunks.append(self.prefix(label, index, b":") + match.group(0) + b"\n")
+
+    def _with_context(self, label: bytes | None, lines: list[bytes], selected: list[int]) -> None:
+        chosen = set(selected)
+        before, after = self.options.before or 0, self.options.after or 0
+        for first, last in _context_blocks(selected, before, after, len(lines)):
+            if self.printed_group and self.options.group_separator is not None:
+                self.chunks.append(self.options.group_separator.encode("utf-8") + b"\n")
+            self.printed_group = True
+            for index in range(first, last + 1):
+                mark = b":" if index in chosen else b"-"
+                self.chunks.append(self.prefix(label, index, mark) + lines[index] + b"\n")
+
+
+def _context_blocks(selected: list[int], before: int, after: int, total: int) -> Iterator[tuple[int, int]]:
+    """Merged [first, last] line ranges around the selected lines."""
+    block: list[int] | None = None
+    for index in selected:
+        first, last = max(index - before, 0), min(index + after, total - 1)
+        if block is not None and first <= block[1] + 1:
+            block[1] = max(block[1], last)
+            continue
+        if block is not None:
+            yield block[0], block[1]
+        block = [first, last]
+    if block is not None:
+        yield block[0], block[1]

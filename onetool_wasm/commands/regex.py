@@ -1,0 +1,371 @@
+"""POSIX regular expressions for grep and sed, run by Python's `re` over bytes.
+
+A pattern is parsed once (regex_syntax: GNU's BRE and ERE), translated to a Python
+bytes pattern, compiled, and cached (`compile_regex` is an LRU cache keyed by the
+patterns and options). Semantics are the C locale's: patterns and data are BYTES, so
+`.` matches one byte (an "é" is two), `[[:alpha:]]`, `\\w`, `\\b` and case folding (`-i`)
+are ASCII-only, ranges compare byte values.
+
+POSIX picks the leftmost-LONGEST match; `re` picks the leftmost-first one. They differ
+only when a pattern offers alternatives (`a|ab`). For those patterns the match span
+comes from regex_nfa, a backtracking-free engine with POSIX semantics (back-references
+excepted), and the groups from `re.fullmatch` over that span.
+
+Guard against catastrophic backtracking: `re` can take exponential time when a loop
+holds a repeat or alternatives that can match the same text in several ways
+(`\\(a*\\)*b`, `(a|ab)+`, `(\\w+\\s?)*$`) on one short line. Such ambiguous nesting is
+detected on the syntax tree (a variable repeat inside a loop must be followed by a byte it
+cannot match; alternatives inside a loop must start with different bytes), and those
+patterns never reach `re`'s search: regex_nfa runs them in time linear in the input
+(each NFA state is visited at most once per byte). A nested pattern that also uses a
+back-reference has no linear engine (back-references make matching NP-hard) and is
+refused with a RegexError, as is one whose expansion exceeds regex_nfa.MAX_PROGRAM
+instructions, more than 50 nested groups, or a repeat count over RE_DUP_MAX (32767).
+What remains is `re`'s polynomial worst case on one very long line (`x.*y` restarts at
+every `x`), as for any backtracking engine; matches never span lines, so it is per line.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from . import regex_nfa
+from .regex_syntax import (Alt, AnyByte, Assert, Backref, ByteSet, Concat, Group, Lit, Node, RegexError, Repeat,
+                           literal_node, parse)
+
+__all__ = ["RegexError", "Regex", "compile_regex", "compile_grep", "Span"]
+
+_PLAIN = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ")
+_LINE_ASSERTS = {"^": "^", "$": r"\Z", "`": r"\A", "'": r"\Z", "b": r"\b", "B": r"\B",
+                 "<": r"\b(?=\w)", ">": r"\b(?<=\w)", "nwb": r"(?<!\w)", "nwa": r"(?!\w)"}
+# In multiline mode (sed's M flag, grep's whole-buffer scan) anchors see line ends.
+_MULTILINE_ASSERTS = {**_LINE_ASSERTS, "^": "(?m:^)", "$": "(?m:$)"}
+_BUFFER_ASSERTS = {**_MULTILINE_ASSERTS, "`": "(?m:^)", "'": "(?m:$)"}
+
+
+@dataclass(frozen=True)
+class Span:
+    """A match found by regex_nfa when no groups are wanted (same reading API as re.Match)."""
+    string: bytes
+    begin: int
+    finish: int
+
+    def start(self, group: int = 0) -> int:
+        return self.begin
+
+    def end(self, group: int = 0) -> int:
+        return self.finish
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        return self.begin, self.finish
+
+    def group(self, index: int = 0) -> bytes:
+        return self.string[self.begin:self.finish]
+
+
+# -- translation to Python's syntax -----------------------------------------------------
+def _byte(b: int) -> str:
+    return chr(b) if b in _PLAIN else f"\\x{b:02x}"
+
+
+def _byte_class(members: frozenset[int], negated: bool, exclude_newline: bool) -> str:
+    if exclude_newline:
+        members = members | {10} if negated else members - {10}
+    if not members and not negated:
+        return "(?!)"
+    ranges: list[str] = []
+    ordered = sorted(members)
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        first, last = ordered[i], ordered[j]
+        ranges.append(_byte(first) if first == last else f"{_byte(first)}-{_byte(last)}")
+        i = j + 1
+    if not ranges:
+        return "[\\x00-\\xff]"  # a negated empty set: any byte
+    return "[" + ("^" if negated else "") + "".join(ranges) + "]"
+
+
+class _Emitter:
+    def __init__(self, asserts: dict[str, str], buffer_mode: bool) -> None:
+        self.asserts = asserts
+        self.buffer = buffer_mode
+
+    def emit(self, node: Node) -> str:
+        if isinstance(node, Lit):
+            return _byte(node.byte)
+        if isinstance(node, AnyByte):
+            return "[^\\n]" if self.buffer else "."
+        if isinstance(node, ByteSet):
+            return _byte_class(node.members, node.negated, self.buffer)
+        if isinstance(node, Assert):
+            return self.asserts[node.kind]
+        if isinstance(node, Group):
+            return "(" + self.emit(node.body) + ")"
+        if isinstance(node, Backref):
+            return f"(?:\\{node.index})"
+        if isinstance(node, Concat):
+            return "".join(self._wrap(item, Alt) for item in node.items)
+        if isinstance(node, Alt):
+            return "|".join(self.emit(branch) for branch in node.branches)
+        return self._repeat(node)
+
+    def _wrap(self, node: Node, *kinds: type) -> str:
+        text = self.emit(node)
+        return f"(?:{text})" if isinstance(node, kinds) else text
+
+    def _repeat(self, node: Repeat) -> str:
+        # A repeated repeat needs a group: `a**`, `a+?` are POSIX but mean other things to re.
+        body = self._wrap(node.body, Alt, Concat, Repeat, Assert)
+        if (node.min, node.max) == (0, None):
+            return body + "*"
+        if (node.min, node.max) == (1, None):
+            return body + "+"
+        if (node.min, node.max) == (0, 1):
+            return body + "?"
+        if node.max is None:
+            return f"{body}{{{node.min},}}"
+        if node.max == node.min:
+            return f"{body}{{{node.min}}}"
+        return f"{body}{{{node.min},{node.max}}}"
+
+
+# -- what a pattern needs ----------------------------------------------------------------
+_ALL_BYTES = frozenset(range(256))
+
+
+@dataclass
+class _Traits:
+    backref: bool = False
+    alternation: bool = False
+    # Backtracking can explode: inside a loop, a variable repeat not cleanly separated from
+    # what follows it (`(a+)+`, `(\w+\s?)*`) or alternatives that can start alike (`(a|ab)*`).
+    nested: bool = False
+
+
+def _traits(node: Node, ignore_case: bool) -> _Traits:
+    traits = _Traits()
+    _visit(node, False, None, ignore_case, traits)
+    return traits
+
+
+Follow = tuple[frozenset[int], bool] | None  # what may come next inside a loop; None: the loop again
+
+
+def _visit(node: Node, in_loop: bool, follow: Follow, ignore_case: bool, traits: _Traits) -> None:
+    if isinstance(node, Backref):
+        traits.backref = True
+    elif isinstance(node, Alt):
+        traits.alternation = True
+        if in_loop and not _distinct_starts(node.branches, ignore_case):
+            traits.nested = True
+        for branch in node.branches:
+            _visit(branch, in_loop, follow, ignore_case, traits)
+    elif isinstance(node, Repeat):
+        varies = node.max is None or node.max > node.min
+        if in_loop and varies and not _separated(node.body, follow, ignore_case):
+            traits.nested = True
+        loops = node.max is None or node.max > 16
+        _visit(node.body, in_loop or loops, None if loops else follow, ignore_case, traits)
+    elif isinstance(node, Group):
+        _visit(node.body, in_loop, follow, ignore_case, traits)
+    elif isinstance(node, Concat):
+        after = follow
+        for item in reversed(node.items):
+            _visit(item, in_loop, after, ignore_case, traits)
+            first, nullable = _first(item)
+            if not nullable:
+                after = (first, False)
+            elif after is not None:
+                after = (first | after[0], after[1])
+
+
+def _first(node: Node) -> tuple[frozenset[int], bool]:
+    """The bytes a match can start with, and whether it can be empty."""
+    if isinstance(node, Lit):
+        return frozenset((node.byte,)), False
+    if isinstance(node, AnyByte):
+        return _ALL_BYTES, False
+    if isinstance(node, ByteSet):
+        return (_ALL_BYTES - node.members if node.negated else node.members), False
+    if isinstance(node, (Assert, Backref)):
+        return (frozenset() if isinstance(node, Assert) else _ALL_BYTES), True
+    if isinstance(node, Group):
+        return _first(node.body)
+    if isinstance(node, Repeat):
+        first, nullable = _first(node.body)
+        return first, nullable or node.min == 0
+    parts = [_first(child) for child in (node.branches if isinstance(node, Alt) else node.items)]
+    if isinstance(node, Alt):
+        return frozenset().union(*(f for f, _ in parts)), any(n for _, n in parts)
+    first: frozenset[int] = frozenset()
+    for part_first, nullable in parts:
+        first |= part_first
+        if not nullable:
+            return first, False
+    return first, True
+
+
+def _folded(members: frozenset[int], ignore_case: bool) -> frozenset[int]:
+    return members | {b ^ 0x20 for b in members if 65 <= b <= 90 or 97 <= b <= 122} if ignore_case else members
+
+
+def _distinct_starts(branches: tuple[Node, ...], ignore_case: bool) -> bool:
+    seen: frozenset[int] = frozenset()
+    for branch in branches:
+        first, nullable = _first(branch)
+        first = _folded(first, ignore_case)
+        if nullable or first & seen:
+            return False
+        seen |= first
+    return True
+
+
+def _separated(body: Node, follow: Follow, ignore_case: bool) -> bool:
+    first, nullable = _first(body)
+    if nullable or follow is None or follow[1]:
+        return False
+    return not _folded(first, ignore_case) & _folded(follow[0], ignore_case)
+
+
+# -- the compiled expression ---------------------------------------------------------------
+class Regex:
+    """One compiled POSIX expression. Use `search`, `test` and `finditer` (GNU's rules for
+    empty matches); `buffer_pattern` scans a whole text whose lines end in newlines."""
+
+    def __init__(self, node: Node, groups: int, ignore_case: bool = False, multiline: bool = False,
+                 longest_first: bool = False) -> None:
+        """`longest_first`: the alternatives are literals ordered longest first, so `re`'s
+        leftmost-first match is already the longest (grep -F with several patterns)."""
+        self.groups = groups
+        self.ignore_case = ignore_case
+        self._node = node
+        traits = _traits(node, ignore_case)
+        if traits.nested and traits.backref:
+            raise RegexError("pattern too complex: a back-reference inside nested repetition "
+                             "can take exponential time; remove the nesting or the back-reference")
+        self._flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
+        asserts = _MULTILINE_ASSERTS if multiline else _LINE_ASSERTS
+        self.python = _compile_python(_Emitter(asserts, buffer_mode=False).emit(node), self._flags)
+        self._multiline = multiline
+        self._nfa_tests = traits.nested  # `re` must never search these
+        self._nfa_spans = not traits.backref and (traits.nested or (traits.alternation and not longest_first))
+        # Nested patterns need the program now (a too-big one is refused at compile time);
+        # others build it on first use and keep `re`'s spans if it is too big.
+        self._program: regex_nfa.Program | None = self._build_program() if traits.nested else None
+        self._buffer: re.Pattern[bytes] | None | bool = False
+
+    def _build_program(self) -> regex_nfa.Program:
+        return regex_nfa.compile_program(self._node, self.ignore_case, self._multiline)
+
+    def _span_program(self) -> regex_nfa.Program | None:
+        if self._program is None and self._nfa_spans:
+            try:
+                self._program = self._build_program()
+            except RegexError:
+                self._nfa_spans = False
+        return self._program if self._nfa_spans else None
+
+    @property
+    def linear_only(self) -> bool:
+        """True when `re` must not search this pattern (nested repetition)."""
+        return self._nfa_tests
+
+    def buffer_pattern(self) -> re.Pattern[bytes] | None:
+        """A pattern whose matches never cross a newline, anchors at line ends: finds the
+        matching lines of a whole text in one C-speed scan. None for nested patterns."""
+        if self._buffer is False:
+            self._buffer = None if self._nfa_tests else _compile_python(
+                _Emitter(_BUFFER_ASSERTS, buffer_mode=True).emit(self._node), self._flags)
+        return self._buffer  # type: ignore[return-value]
+
+    def test(self, data: bytes) -> bool:
+        if self._program is not None and self._nfa_tests:
+            return regex_nfa.search(self._program, data, 0, first_only=True) is not None
+        return self.python.search(data) is not None
+
+    def search(self, data: bytes, pos: int = 0, groups: bool = True):
+        """The leftmost-longest match at or after pos: an re.Match, or a Span when the
+        groups are not wanted; None when there is none."""
+        program = self._span_program()
+        if program is None:
+            return self.python.search(data, pos)
+        found = regex_nfa.search(program, data, pos)
+        if found is None:
+            return None
+        if groups and self.groups:
+            # Groups for that span; `re` needs the span's end as endpos, which can fool an
+            # end assertion, in which case `re`'s own match at that start is the answer.
+            match = self.python.fullmatch(data, found[0], found[1]) or self.python.match(data, found[0])
+            if match is not None:
+                return match
+        return Span(data, found[0], found[1])
+
+    def finditer(self, data: bytes, groups: bool = True) -> Iterator:
+        """Successive matches as sed's `g` and grep -o see them: after a match, an empty
+        match right at its end is skipped ("abxd" with x* matches at 0, 1, 2..3, 4)."""
+        pos, previous_end, n = 0, -1, len(data)
+        while pos <= n:
+            match = self.search(data, pos, groups)
+            if match is None:
+                return
+            start, end = match.start(), match.end()
+            if start == end == previous_end:
+                pos = start + 1
+                continue
+            yield match
+            previous_end = end
+            pos = end if end > start else end + 1
+
+
+def _compile_python(source: str, flags: int) -> re.Pattern[bytes]:
+    try:
+        return re.compile(source.encode("latin-1"), flags)
+    except (re.error, OverflowError, RecursionError) as error:
+        raise RegexError(f"unsupported pattern ({error})") from None
+
+
+def _as_bytes(pattern: str | bytes) -> bytes:
+    return pattern if isinstance(pattern, bytes) else pattern.encode("utf-8", "surrogateescape")
+
+
+@functools.lru_cache(maxsize=256)
+def compile_regex(pattern: str | bytes, extended: bool = False, ignore_case: bool = False,
+                  sed: bool = False, multiline: bool = False) -> Regex:
+    """One pattern as sed reads it (`sed=True`: \\n, \\t ... are escapes) or grep does."""
+    parsed = parse(_as_bytes(pattern), extended=extended, sed_escapes=sed, grep_class_check=not sed)
+    return Regex(parsed.node, parsed.groups, ignore_case, multiline)
+
+
+@functools.lru_cache(maxsize=256)
+def compile_grep(patterns: tuple[str | bytes, ...], mode: str = "basic", ignore_case: bool = False,
+                 word: bool = False, line: bool = False) -> Regex:
+    """grep's patterns (mode basic, extended or fixed) as one expression: any pattern
+    matches; -w wants no word byte around the match, -x the whole line."""
+    branches: list[Node] = []
+    groups = 0
+    if mode == "fixed":  # longest first: at one start `re` then takes the longest literal
+        patterns = tuple(sorted(patterns, key=lambda p: -len(_as_bytes(p))))
+    for pattern in patterns:
+        data = _as_bytes(pattern)
+        if mode == "fixed":
+            branches.append(literal_node(data))
+            continue
+        parsed = parse(data, extended=mode == "extended", grep_class_check=True, first_group=groups + 1)
+        branches.append(parsed.node)
+        groups += parsed.groups
+    node: Node = branches[0] if len(branches) == 1 else Alt(tuple(branches))
+    if word:
+        node = Concat((Assert("nwb"), node, Assert("nwa")))
+    if line:
+        node = Concat((Assert("^"), node, Assert("$")))
+    return Regex(node, groups, ignore_case, longest_first=mode == "fixed")
+
+
+def split_patterns(patterns: Sequence[str]) -> tuple[str, ...]:
+    """grep reads a newline inside a pattern as a separator between patterns."""
+    return tuple(part for pattern in patterns for part in pattern.split("\n"))

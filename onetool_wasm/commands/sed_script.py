@@ -1,0 +1,429 @@
+"""sed scripts parsed into a flat program, as GNU sed reads them.
+
+Commands: `{ } = a i c d D g G h H l n N p P q Q r s t T b : x y z F` and `#` comments;
+addresses `N`, `$`, `/re/I M`, `\\cREc`, `first~step`, ranges `a,b`, `0,/re/`, `a,+N`,
+`a,~N`, and `!`. `w`, `W`, `e` and the `s///w` flag are refused: sed writes only with -i.
+A `{` jumps past its `}` when its address does not match; labels resolve to indexes.
+Errors raise ScriptError with upstream's wording where upstream has one.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .regex import Regex, RegexError, compile_regex
+
+SIMPLE = set(b"=dDgGhHlnNpPxzF}qQ")
+TEXT_COMMANDS = set(b"aic")
+
+
+class ScriptError(ValueError):
+    pass
+
+
+@dataclass
+class Address:
+    kind: str  # "line", "last", "regex", "step", "zero"; second address also "plus", "mult"
+    number: int = 0
+    step: int = 0
+    regex: Regex | None = None  # None with kind "regex": the last regex used
+
+
+@dataclass
+class Replacement:
+    # ("lit", bytes) | ("group", n) | ("case", "L"|"U"|"E"|"l"|"u")
+    parts: list[tuple[str, object]]
+
+
+@dataclass
+class Substitution:
+    regex: Regex | None
+    replacement: Replacement
+    global_: bool = False
+    occurrence: int = 1
+    print_: bool = False
+
+
+@dataclass
+class Command:
+    name: str
+    addr1: Address | None = None
+    addr2: Address | None = None
+    negate: bool = False
+    text: bytes = b""
+    label: str = ""
+    target: int = -1  # jump index for { b t T
+    number: int | None = None  # exit code of q/Q, width of l
+    filename: str = ""
+    subst: Substitution | None = None
+    table: bytes | None = None  # y
+    active: bool = False  # range state
+    range_end: int = 0  # last line of an `a,+N` / `a,~N` range
+    done: bool = False  # a `0,/re/` range that has ended
+
+
+@dataclass
+class Program:
+    commands: list[Command] = field(default_factory=list)
+    quiet: bool = False  # a `#n` first line
+    read_files: list[str] = field(default_factory=list)
+
+
+def parse_script(script: bytes, extended: bool) -> Program:
+    parser = _ScriptParser(script, extended)
+    parser.run()
+    return parser.program
+
+
+class _ScriptParser:
+    def __init__(self, script: bytes, extended: bool) -> None:
+        self.s = script
+        self.i = 0
+        self.extended = extended
+        self.program = Program(quiet=script == b"#n" or script.startswith(b"#n\n"))
+        self.blocks: list[int] = []
+
+    def peek(self) -> int | None:
+        return self.s[self.i] if self.i < len(self.s) else None
+
+    def skip(self, chars: bytes) -> None:
+        while self.i < len(self.s) and self.s[self.i] in chars:
+            self.i += 1
+
+    def run(self) -> None:
+        while True:
+            self.skip(b" \t\r\n;")
+            if self.i >= len(self.s):
+                break
+            if self.peek() == ord("#"):
+                self._skip_line()
+                continue
+            self.command()
+        if self.blocks:
+            raise ScriptError("unmatched `{'")
+        self._resolve_labels()
+
+    def _skip_line(self) -> None:
+        end = self.s.find(b"\n", self.i)
+        self.i = len(self.s) if end < 0 else end + 1
+
+    # -- addresses --------------------------------------------------------------------
+    def command(self) -> None:
+        command = Command(name="")
+        command.addr1 = self.address(first=True)
+        if command.addr1 is not None:
+            self.skip(b" \t")
+            if self.peek() == ord(","):
+                self.i += 1
+                self.skip(b" \t")
+                command.addr2 = self.address(first=False)
+                if command.addr2 is None:
+                    raise ScriptError("expected second address after comma")
+        if command.addr1 is not None and command.addr1.kind == "zero":
+            if command.addr2 is None or command.addr2.kind != "regex":
+                raise ScriptError("invalid usage of line address 0")
+        self.skip(b" \t")
+        while self.peek() == ord("!"):
+            command.negate = True
+            self.i += 1
+            self.skip(b" \t")
+        char = self.peek()
+        if char is None:
+            raise ScriptError("unexpected end of script")
+        self.i += 1
+        command.name = chr(char)
+        self.body(command)
+
+    def address(self, first: bool) -> Address | None:
+        c = self.peek()
+        if c is None:
+            return None
+        if c == ord("$"):
+            self.i += 1
+            return Address("last")
+        if first is False and c in b"+~":
+            self.i += 1
+            number = self.number()
+            if number is None:
+                raise ScriptError("expected number after + or ~ in address")
+            return Address("plus" if c == ord("+") else "mult", number)
+        if ord("0") <= c <= ord("9"):
+            number = self.number() or 0
+            if first and self.peek() == ord("~"):
+                self.i += 1
+                return Address("step", number, self.number() or 0)
+            if first and number == 0:
+                return Address("zero")
+            return Address("line", number)
+        if c == ord("/") or c == ord("\\"):
+            if c == ord("\\"):
+                self.i += 1
+            delimiter = self.peek()
+            if delimiter is None or delimiter in b"\n\\":
+                raise ScriptError("unterminated address regex")
+            self.i += 1
+            pattern = self.delimited(delimiter, "unterminated address regex")
+            ignore_case = multiline = False
+            while self.peek() in (ord("I"), ord("M")):
+                ignore_case = ignore_case or self.peek() == ord("I")
+                multiline = multiline or self.peek() == ord("M")
+                self.i += 1
+            return Address("regex", regex=self.regex(pattern, ignore_case, multiline))
+        return None
+
+    def number(self) -> int | None:
+        start = self.i
+        while self.i < len(self.s) and 48 <= self.s[self.i] <= 57:
+            self.i += 1
+        return int(self.s[start:self.i]) if self.i > start else None
+
+    def regex(self, pattern: bytes, ignore_case: bool, multiline: bool) -> Regex | None:
+        if not pattern:
+            return None  # the empty regex: the last one used
+        try:
+            return compile_regex(pattern, self.extended, ignore_case, True, multiline)
+        except RegexError as error:
+            raise ScriptError(f"invalid regex: {error}") from None
+
+    def delimited(self, delimiter: int, unterminated: str) -> bytes:
+        """Text up to an unescaped delimiter; `\\<delim>` becomes the delimiter itself."""
+        out = bytearray()
+        while True:
+            c = self.peek()
+            if c is None:
+                raise ScriptError(unterminated)
+            self.i += 1
+            if c == delimiter:
+                return bytes(out)
+            if c == 0x5C:  # backslash
+                nxt = self.peek()
+                if nxt is None:
+                    raise ScriptError(unterminated)
+                self.i += 1
+                if nxt == delimiter and delimiter != ord("&"):
+                    out.append(nxt)
+                elif nxt == ord("\n"):
+                    out += b"\\n"
+                else:
+                    out += bytes((c, nxt))
+            elif c == ord("\n"):
+                raise ScriptError(unterminated)
+            else:
+                out.append(c)
+
+    # -- command bodies -----------------------------------------------------------------
+    def body(self, command: Command) -> None:
+        name = command.name
+        if name in "}:" and command.addr1 is not None:
+            raise ScriptError(f"{name} doesn't want any addresses")
+        if name == "{":
+            self.blocks.append(len(self.program.commands))
+            self.program.commands.append(command)
+            return
+        if name == "}":
+            if not self.blocks:
+                raise ScriptError("unexpected `}'")
+            self.program.commands[self.blocks.pop()].target = len(self.program.commands) + 1
+        elif name in "qQl":
+            self.skip(b" \t")
+            command.number = self.number()
+        elif ord(name) in TEXT_COMMANDS:
+            command.text = self.text()
+            self.program.commands.append(command)
+            return
+        elif name in "btT:":
+            command.label = self.label()
+            if name == ":" and not command.label:
+                raise ScriptError('":" lacks a label')
+            self.program.commands.append(command)
+            return
+        elif name == "r":
+            command.filename = self.filename()
+            if not command.filename:
+                raise ScriptError("missing filename in r command")
+            self.program.read_files.append(command.filename)
+            self.program.commands.append(command)
+            return
+        elif name == "s":
+            command.subst = self.substitution()
+        elif name == "y":
+            command.table = self.transliteration()
+        elif name in "wWeR":
+            raise ScriptError(f"unsupported sed command: {name} (sed here writes files only with -i)")
+        elif ord(name) not in SIMPLE:
+            raise ScriptError(f"unsupported sed command: {name}")
+        self.program.commands.append(command)
+        self.end_of_command()
+
+    def end_of_command(self) -> None:
+        self.skip(b" \t\r")
+        c = self.peek()
+        if c is None or c in b";\n}#":
+            if c in (ord(";"), ord("\n")):
+                self.i += 1
+            return
+        raise ScriptError(f"extra characters after command: {chr(c)}")
+
+    def text(self) -> bytes:
+        """a/i/c text: `a\\` newline text, or GNU's one-liner `a text`; backslash escapes
+        (`\\t`, `\\n`, `\\<newline>`) as GNU reads them; ends at an unescaped newline."""
+        self.skip(b" \t")
+        if self.peek() == 0x5C:
+            self.i += 1
+            if self.peek() == ord("\n"):
+                self.i += 1
+        elif self.peek() is None:
+            raise ScriptError("expected \\ after `a', `c' or `i'")
+        out = bytearray()
+        while self.i < len(self.s):
+            c = self.s[self.i]
+            self.i += 1
+            if c == ord("\n"):
+                break
+            if c == 0x5C and self.i < len(self.s):
+                nxt = self.s[self.i]
+                self.i += 1
+                out += {ord("t"): b"\t", ord("n"): b"\n", ord("\n"): b"\n"}.get(nxt, bytes((nxt,)))
+            else:
+                out.append(c)
+        return bytes(out)
+
+    def label(self) -> str:
+        self.skip(b" \t")
+        start = self.i
+        while self.i < len(self.s) and self.s[self.i] not in b"\n;":
+            self.i += 1
+        label = self.s[start:self.i].strip().decode("utf-8", "surrogateescape")
+        if self.i < len(self.s):
+            self.i += 1
+        return label
+
+    def filename(self) -> str:
+        self.skip(b" \t")
+        end = self.s.find(b"\n", self.i)
+        end = len(self.s) if end < 0 else end
+        name = self.s[self.i:end].decode("utf-8", "surrogateescape")
+        self.i = min(end + 1, len(self.s))
+        return name
+
+    def substitution(self) -> Substitution:
+        delimiter = self.peek()
+        if delimiter is None or delimiter in b"\n\\":
+            raise ScriptError("invalid substitute delimiter")
+        self.i += 1
+        pattern = self.delimited(delimiter, "unterminated substitute pattern")
+        replacement = self.delimited(delimiter, "unterminated substitute replacement")
+        subst = Substitution(None, parse_replacement(replacement))
+        ignore_case = multiline = False
+        digits = ""
+        while True:
+            c = self.peek()
+            if c is None or c in b";\n}#":
+                break
+            self.i += 1
+            char = chr(c)
+            if char.isdigit():
+                digits += char
+            elif char == "g":
+                subst.global_ = True
+            elif char == "p":
+                subst.print_ = True
+            elif char in "iI":
+                ignore_case = True
+            elif char in "mM":
+                multiline = True
+            elif char not in " \t\r":
+                raise ScriptError(f"unsupported substitute flag: {char}")
+        if digits:
+            subst.occurrence = int(digits)
+            if subst.occurrence == 0:
+                raise ScriptError("number option to `s' command may not be zero")
+        subst.regex = self.regex(pattern, ignore_case, multiline)
+        wanted = max((int(value) for kind, value in subst.replacement.parts if kind == "group"), default=0)
+        if subst.regex is not None and wanted > subst.regex.groups:
+            raise ScriptError(f"invalid reference \\{wanted} on `s' command's RHS")
+        return subst
+
+    def transliteration(self) -> bytes:
+        delimiter = self.peek()
+        if delimiter is None or delimiter in b"\n\\":
+            raise ScriptError("unterminated `y' command")
+        self.i += 1
+        source = _unescape(self.delimited(delimiter, "unterminated `y' command"))
+        dest = _unescape(self.delimited(delimiter, "unterminated `y' command"))
+        if len(source) != len(dest):
+            raise ScriptError("strings for `y' command are different lengths")
+        table = bytearray(range(256))
+        for a, b in zip(source, dest):
+            table[a] = b
+        return bytes(table)
+
+    def _resolve_labels(self) -> None:
+        labels: dict[str, int] = {}
+        for index, command in enumerate(self.program.commands):
+            if command.name == ":":
+                if command.label in labels:
+                    raise ScriptError(f"duplicate label: {command.label}")
+                labels[command.label] = index
+        for command in self.program.commands:
+            if command.name in "btT":
+                if command.label and command.label not in labels:
+                    raise ScriptError(f"can't find label for jump to `{command.label}'")
+                command.target = labels[command.label] if command.label else len(self.program.commands)
+
+
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,2}")
+_ESCAPED = {ord("n"): 10, ord("t"): 9, ord("r"): 13, ord("f"): 12, ord("v"): 11, ord("a"): 7}
+
+
+def _unescape(data: bytes) -> bytes:
+    out = bytearray()
+    i = 0
+    while i < len(data):
+        c = data[i]
+        if c == 0x5C and i + 1 < len(data):
+            nxt = data[i + 1]
+            out.append(_ESCAPED.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return bytes(out)
+
+
+def parse_replacement(data: bytes) -> Replacement:
+    """`&` the match, `\\0`-`\\9` groups, `\\L \\U \\l \\u \\E` case, `\\n \\t` ..., `\\&` literal."""
+    parts: list[tuple[str, object]] = []
+    literal = bytearray()
+
+    def flush() -> None:
+        if literal:
+            parts.append(("lit", bytes(literal)))
+            literal.clear()
+
+    i = 0
+    while i < len(data):
+        c = data[i]
+        i += 1
+        if c == ord("&"):
+            flush()
+            parts.append(("group", 0))
+        elif c == 0x5C and i < len(data):
+            nxt = data[i]
+            i += 1
+            if 48 <= nxt <= 57:
+                flush()
+                parts.append(("group", nxt - 48))
+            elif chr(nxt) in "LUElu":
+                flush()
+                parts.append(("case", chr(nxt)))
+            elif nxt == ord("x") and _HEX.match(data, i):
+                digits = _HEX.match(data, i).group(0)
+                literal.append(int(digits, 16))
+                i += len(digits)
+            else:
+                literal.append(_ESCAPED.get(nxt, nxt))
+        else:
+            literal.append(c)
+    flush()
+    return Replacement(parts)
