@@ -199,3 +199,17 @@ def test_run_sync_runs_one_line():
 def test_output_directory_exists_after_creation():
     runtime = arun(create_agent_cli())
     assert arun(runtime.ctx.vfs.is_dir("/.system/cmd-output")) is True
+
+
+def test_a_crash_fails_its_stage_and_the_chain_goes_on():
+    def boom(ctx, args, stdin):
+        raise RuntimeError("kaput")
+    assert custom("boom || say rescued", command("boom", boom), SAY) == "rescued\n\n[exit:0 | 0ms]"
+
+
+def test_readonly_preset_refuses_dynamic_writes_and_has_no_write_commands():
+    assert run_line("sed -i s/a/b/ /x", builtin_commands={"preset": "readOnly"}).startswith(
+        "[error] sed: refused: this runtime is read-only (preset readOnly)\n\n[exit:1")
+    assert run_line("write /x y", builtin_commands={"preset": "readOnly"}).startswith("[error] unknown command: write\n")
+    assert run_line("echo hi | memory store", builtin_commands={"preset": "readOnly"}).startswith(
+        "[error] memory: refused: this runtime is read-only (preset readOnly)")
