@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import shutil
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from onetool_wasm import MemoryVFS, create_agent_cli  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 LOG_PATH = "/logs/big.log"
 LINES = 100_000
 PIPELINES = (
@@ -95,31 +97,52 @@ def bench_gnu(log: bytes, runs: int = 7) -> dict[str, dict[str, Any]] | None:
     return results
 
 
-def format_table(ours: dict[str, dict[str, Any]], gnu: dict[str, dict[str, Any]] | None, label: str) -> str:
-    header = f"{'pipeline':42} {label + ' ms':>14} {'GNU ms':>9} {'ratio':>7}  same output"
+def bench_pyodide(runs: int) -> dict[str, dict[str, Any]] | None:
+    """The same benchmark inside Pyodide under Node (tests/pyodide/run.mjs --script); None if not built."""
+    runner = ROOT / "tests" / "pyodide" / "run.mjs"
+    if sys.platform == "emscripten" or shutil.which("node") is None or not (ROOT / "dist" / "pyodide-test").is_dir():
+        return None
+    command = ["node", "--experimental-wasm-stack-switching", str(runner), "--script", "bench/bench_text.py",
+               "--json", "--runs", str(runs)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if done.returncode == 0 and lines else None
+
+
+def format_table(columns: dict[str, dict[str, dict[str, Any]] | None], gnu: dict[str, dict[str, Any]] | None) -> str:
+    """One row a pipeline: each runtime's median, GNU's, and each runtime's ratio to GNU."""
+    present = {label: results for label, results in columns.items() if results}
+    header = f"{'pipeline':40}" + "".join(f"{label + ' ms':>16}" for label in present) + f"{'GNU ms':>9}" + \
+        "".join(f"{label + '/GNU':>20}" for label in present) + "  same output"
     rows = [header, "-" * len(header)]
-    for line, result in ours.items():
+    for line in PIPELINES:
         theirs = (gnu or {}).get(line)
-        gnu_ms = f"{theirs['median_ms']:9.1f}" if theirs else f"{'n/a':>9}"
-        ratio = f"{result['median_ms'] / theirs['median_ms']:6.1f}x" if theirs else f"{'n/a':>7}"
-        same = "n/a" if not theirs else ("yes" if theirs["stdout"] == result["stdout"] else
-                                         f"NO ({result['stdout'][:30]!r} vs {theirs['stdout'][:30]!r})")
-        rows.append(f"{line:42} {result['median_ms']:14.1f} {gnu_ms} {ratio}  {same}")
+        cells = [f"{line:40}"] + [f"{results[line]['median_ms']:16.1f}" for results in present.values()]
+        cells.append(f"{theirs['median_ms']:9.1f}" if theirs else f"{'n/a':>9}")
+        cells += [f"{results[line]['median_ms'] / theirs['median_ms']:19.1f}x" if theirs else f"{'n/a':>20}"
+                  for results in present.values()]
+        same = all(theirs and results[line]["stdout"] == theirs["stdout"] for results in present.values())
+        rows.append("".join(cells) + ("  yes" if same else "  n/a" if not theirs else "  NO"))
     return "\n".join(rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--json", action="store_true", help="print only our medians as JSON (used for Pyodide)")
     options = parser.parse_args()
     log = make_log()
-    print(f"log: {LINES:,} lines, {len(log) / 1e6:.2f} MB; median of {options.runs} runs")
     ours = asyncio.run(bench(runs=options.runs, log=log))
+    if options.json:
+        print(json.dumps({line: {"median_ms": r["median_ms"], "stdout": r["stdout"]} for line, r in ours.items()}))
+        return
+    print(f"log: {LINES:,} lines, {len(log) / 1e6:.2f} MB; median of {options.runs} runs")
     for line, result in ours.items():
         if result["exit_code"] != 0:
             print(f"warning: {line!r} exited {result['exit_code']}: {result['stderr']}")
     python = f"CPython {sys.version_info.major}.{sys.version_info.minor}"
-    print(format_table(ours, bench_gnu(log, options.runs), python))
+    columns = {python: ours, "Pyodide": bench_pyodide(options.runs)}
+    print(format_table(columns, bench_gnu(log, options.runs)))
 
 
 if __name__ == "__main__":

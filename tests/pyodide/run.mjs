@@ -1,6 +1,8 @@
-// Runs this repository's pytest suite inside Pyodide under Node.
+// Runs this repository's pytest suite inside Pyodide under Node (or, with --script, one
+// Python file of the repository, e.g. a benchmark, as `python file.py args`).
 //
 //   node --experimental-wasm-stack-switching tests/pyodide/run.mjs [pytest args]
+//   node --experimental-wasm-stack-switching tests/pyodide/run.mjs --script bench/x.py [args]
 //
 // `python build.py test` runs it after `build.py build` has produced the Pyodide runtime
 // (dist/site/pyodide), the wheels and the test lock file (dist/pyodide-test/pyodide-lock.json).
@@ -141,6 +143,26 @@ exit_code = int(pytest.main([*ARGS, "-p", "no:cacheprovider", *([] if named else
 exit_code
 `;
 
+const SCRIPT_MAIN = `
+import runpy, sys
+sys.dont_write_bytecode = True
+sys.path[:] = [p for p in sys.path if p not in ("", ".", REPO)]
+sys.argv = [SCRIPT, *ARGS]
+try:
+    runpy.run_path(SCRIPT, run_name="__main__")
+    exit_code = 0
+except SystemExit as stop:
+    exit_code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+exit_code
+`;
+
+async function runScript(pyodide, script, args) {
+  pyodide.globals.set("REPO", REPO);
+  pyodide.globals.set("SCRIPT", path.resolve(REPO, script));
+  pyodide.globals.set("ARGS", pyodide.toPy(args));
+  return await pyodide.runPythonAsync(SCRIPT_MAIN);
+}
+
 async function runPytest(pyodide, args) {
   pyodide.globals.set("REPO", REPO);
   pyodide.globals.set("ARGS", pyodide.toPy(args));
@@ -156,7 +178,8 @@ async function main() {
   const pyodide = await startPyodide();
   await loadAllPackages(pyodide);
   mountHostFolders(pyodide);
-  const code = await runPytest(pyodide, process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const code = args[0] === "--script" ? await runScript(pyodide, args[1], args.slice(2)) : await runPytest(pyodide, args);
   process.exit(code);
 }
 
