@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import base64
-import itertools
 import json
 import os
 from pathlib import Path
@@ -12,10 +11,11 @@ import pytest
 
 from onetool_wasm.vfs.paths import parent_of
 
+from .helpers import FIRST_TICK, counter_clock
+
 SNAPSHOTS = Path(os.environ.get(
     "ONETOOL_PARITY_DIR",
     Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"))
-FIRST_TICK = 1700000000001
 UPSTREAM_COMMANDS = ("append calc cat cp diff echo fetch find grep head help json ls memory mkdir mv rm "
                      "search sed sort stat tail tr uniq wc write").split()
 
@@ -42,11 +42,13 @@ def by_path(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(entries, key=lambda entry: entry["path"])
 
 
-def unimplemented(names) -> list[str]:
-    """Which of these upstream commands our built-ins still lack (empty once all have landed)."""
+def skip_unimplemented(names) -> None:
+    """Skip the calling test while any of these upstream commands is not built in yet."""
     from onetool_wasm.commands import create_command_registry
     registry = create_command_registry()
-    return sorted(name for name in set(names) if not registry.has(name))
+    missing = sorted(name for name in set(names) if not registry.has(name))
+    if missing:
+        pytest.skip(f"not implemented yet: {', '.join(missing)}")
 
 
 def require_corpus() -> Path:
@@ -54,6 +56,12 @@ def require_corpus() -> Path:
     if not SNAPSHOTS.is_dir():
         pytest.skip(f"parity corpus not found at {SNAPSHOTS} (set ONETOOL_PARITY_DIR)", allow_module_level=True)
     return SNAPSHOTS
+
+
+def load_jsonl(relative: str) -> list[dict[str, Any]]:
+    """The records of one JSON Lines file of the corpus (`utils/format.jsonl`)."""
+    lines = (SNAPSHOTS / relative).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 def load_json_files(folder: str) -> list[tuple[str, dict[str, Any]]]:
@@ -66,8 +74,7 @@ def load_json_files(folder: str) -> list[tuple[str, dict[str, Any]]]:
 
 def upstream_clock() -> Callable[[], int]:
     """Date.now() as the recorder saw it: 1700000000001, then +1 a call."""
-    ticks = itertools.count(FIRST_TICK)
-    return lambda: next(ticks)
+    return counter_clock(FIRST_TICK)
 
 
 def b64(text: str) -> bytes:
@@ -102,5 +109,5 @@ def _file_entry(path: str, data: bytes) -> dict[str, Any]:
     return {"path": path, "kind": "text", "text": data.decode("utf-8")}
 
 
-__all__ = ["SNAPSHOTS", "b64", "load_json_files", "parent_of", "require_corpus", "snapshot_world",
+__all__ = ["SNAPSHOTS", "b64", "load_json_files", "load_jsonl", "parent_of", "require_corpus", "snapshot_world",
            "upstream_clock"]

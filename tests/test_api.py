@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from onetool_wasm import CommandRegistry, create_agent_cli
@@ -17,7 +17,7 @@ from onetool_wasm.redaction import REDACTED, is_secret_key, redact, redact_text
 from onetool_wasm.testing import create_command_conformance_cases, create_test_command_context
 from onetool_wasm.testing.providers import DEMO_POLICY, demo_providers
 
-from .helpers import examples, arun, command, zero_duration
+from .helpers import arun, command, fuzz_settings, zero_duration
 
 
 def runtime(**options):
@@ -427,7 +427,7 @@ VOCAB = ["services", "operations", "describe", "call", "petstore", "inventory", 
 ARGS = st.lists(st.one_of(st.sampled_from(VOCAB), st.text(max_size=8), st.integers().map(str)), max_size=5)
 
 
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(150)
 @given(name=st.sampled_from(["api", "petstore", "inventory"]), args=ARGS,
        stdin=st.one_of(st.just(b""), st.binary(max_size=16), st.sampled_from([b'{"id": 2}', b"[1]", b"{"])),
        answer=st.sampled_from(["approved", "declined", "unavailable", None]))

@@ -1,17 +1,14 @@
 """search and fetch over host adapters: rendering, sync/async/dict shapes, errors."""
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from hypothesis import given
 
 from onetool_wasm.adapters import FetchResponse, SearchHit
 from onetool_wasm.commands import create_command_registry
 from onetool_wasm.testing import DemoFetch, DemoSearch
 
-from .test_cmd_data import (FETCH_RESOURCES, FUZZ, SEARCH_DOCS, STDIN, arg_lists, check_fuzzed_call,
-                            conformance_cases, out, run)
+from .data_world import FETCH_RESOURCES, SEARCH_DOCS, fuzz_command, out, run
+from .helpers import conformance_test
 
 MISSING_SEARCH = ("search: no search adapter configured. "
                   "Pass { adapters: { search: ... } } to createAgentCLI(...) to use this command.")
@@ -176,18 +173,9 @@ def test_specs_metadata():
         assert (spec.group, spec.kind, spec.accepts_stdin, spec.requires_adapter) == ("adapters", "read", False, name)
 
 
-ADAPTER_CASES = conformance_cases("search", "fetch")
-
-
-@pytest.mark.parametrize("case", ADAPTER_CASES, ids=[case.id for case in ADAPTER_CASES])
-def test_conformance(case):
-    asyncio.run(case.run())
+test_conformance = conformance_test("search", "fetch")
 
 
 @pytest.mark.parametrize("name", ["search", "fetch"])
 def test_fuzzed_arguments_never_crash(name):
-    @FUZZ
-    @given(args=arg_lists(["refund", "acme", "order:1", "text:1", "bin:1", "missing"]), stdin=STDIN)
-    def check(args, stdin):
-        check_fuzzed_call(name, args, stdin)
-    check()
+    fuzz_command(name, ["refund", "acme", "order:1", "text:1", "bin:1", "missing"])

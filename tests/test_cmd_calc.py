@@ -1,7 +1,6 @@
 """calc: the safe arithmetic evaluator and JavaScript number formatting."""
 from __future__ import annotations
 
-import asyncio
 import math
 
 import pytest
@@ -10,7 +9,8 @@ from hypothesis import strategies as st
 
 from onetool_wasm.commands.calc import MAX_DEPTH, CalcError, format_js_number, safe_eval_arithmetic, tokenize
 
-from .test_cmd_data import FUZZ, arg_lists, check_fuzzed_call, conformance_cases, out, run
+from .data_world import fuzz_command, out, run
+from .helpers import conformance_test
 
 
 @pytest.mark.parametrize("expression, expected", [
@@ -87,21 +87,11 @@ def test_calc_through_the_runtime():
         "3\n\n[error] calc: invalid expression: result is not finite\n\n[exit:1 | 0ms]"
 
 
-CALC_CASES = conformance_cases("calc")
-
-
-@pytest.mark.parametrize("case", CALC_CASES, ids=[case.id for case in CALC_CASES])
-def test_conformance(case):
-    asyncio.run(case.run())
+test_conformance = conformance_test("calc")
 
 
 def test_fuzzed_arguments_never_crash():
-    @FUZZ
-    @given(args=arg_lists(["(", ")", "+", "-", "*", "**", "/", "//", "%", "1.5", ".", "1e3", "--"]),
-           stdin=st.just(b""))
-    def check(args, stdin):
-        check_fuzzed_call("calc", args, stdin)
-    check()
+    fuzz_command("calc", ["(", ")", "+", "-", "*", "**", "/", "//", "%", "1.5", ".", "1e3", "--"], stdin=st.just(b""))
 
 
 @given(st.lists(st.sampled_from(list("0123456789.+-*/%() ") + ["**", "//"]), max_size=30).map("".join))

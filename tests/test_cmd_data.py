@@ -1,95 +1,18 @@
-"""json, csv and base64; plus the conformance and fuzz helpers the data/adapters/memory
-test modules share (kept here, beside the commands they were written for)."""
+"""json, csv and base64 (their world, shared with the calc, memory and adapters tests, is
+in data_world.py)."""
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 
 import pytest
-from .helpers import examples
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from onetool_wasm.commands import create_command_registry, invoke_command
-from onetool_wasm.commands.data import decode_base64, json_quote, parse_json_path, to_json_text
-from onetool_wasm.testing import (DemoFetch, DemoSearch, create_command_conformance_cases,
-                                  create_test_command_context, run_registered_command)
-from onetool_wasm.testing.world import populate_vfs
-from onetool_wasm.vfs import MemoryVFS
+from onetool_wasm.commands import create_command_registry
+from onetool_wasm.commands.data import decode_base64, parse_json_path
+from onetool_wasm.commands.json_text import json_quote, to_json_text
 
-# -- shared helpers -------------------------------------------------------------------------
-
-FILES = {
-    "/d.json": '{"user":{"email":"a@x.io","tags":["x","y"]},"items":[{"id":1,"ok":true},{"id":2.5,"ok":null}],"s":"hi"}',
-    "/u.csv": 'id,name,email\r\n1,"Smith, J",j@x.io\r\n2,"say ""hi""",h@x.io\r\n\r\n3,"two\nlines",m@x.io\r\n',
-    "/t.txt": "plain text\n",
-    "/bin.dat": {"kind": "bytes", "data_b64": "AAECAw=="},
-    "/dir": {"kind": "dir"},
-}
-SEARCH_DOCS = [{"title": "Refund timeout", "body": "refund timeout retro", "source": "kb://1"},
-               {"title": "Acme notes", "body": "acme renewal", "source": "kb://2"}]
-FETCH_RESOURCES = {"order:1": {"id": 1, "items": [1, 2]}, "text:1": "hello", "bin:1": b"\x00\x01\x02"}
-PATHS = ["/d.json", "/u.csv", "/t.txt", "/bin.dat", "/dir", "/missing", "/", "..", "-"]
-SAMPLE_STDIN = [b"", b'{"a":[1,{"b":true}]}', b"[1,2]", b"a,b\n1,2\n", b'"x', b"aGVsbG8=", b"\x00\x01",
-                b"not json", b"\xef\xbb\xbf{}", b"1e999", b"[" * 50]
-
-
-def conformance_cases(*names: str):
-    cases = [case for case in create_command_conformance_cases(create_command_registry())
-             if case.command_name in names]
-    assert {case.command_name for case in cases} == set(names)
-    return cases
-
-
-async def world_ctx(memory_texts=()):
-    vfs = MemoryVFS()
-    await populate_vfs(vfs, FILES)
-    ctx = create_test_command_context(vfs=vfs, adapters={"search": DemoSearch(SEARCH_DOCS),
-                                                         "fetch": DemoFetch(FETCH_RESOURCES)})
-    for text in memory_texts:
-        ctx.memory.store(text)
-    return ctx
-
-
-def arg_lists(vocab):
-    word = st.one_of(st.sampled_from(list(vocab) + PATHS), st.text(max_size=12),
-                     st.integers(-3, 40).map(str), st.just(""), st.just("\ud800"))
-    return st.lists(word, max_size=5)
-
-
-STDIN = st.one_of(st.sampled_from(SAMPLE_STDIN), st.binary(max_size=40), st.text(max_size=40).map(str.encode))
-
-
-def check_fuzzed_call(name, args, stdin, exit_codes=(0, 1)):
-    """One call never crashes; failures are one line naming the command."""
-    async def go():
-        ctx = await world_ctx(["alpha note", "beta"])
-        return await invoke_command(ctx.registry.get(name), ctx, args, stdin)
-    result = asyncio.run(go())
-    assert result.exit_code in exit_codes, (args, result)
-    if result.exit_code:
-        assert result.stderr.startswith(name), (args, result.stderr)
-        assert "internal runtime error" not in result.stderr, (args, result.stderr)
-        # One line, unless the message quotes an argument that itself holds a newline.
-        assert result.stderr.count("\n") <= sum(arg.count("\n") for arg in args), (args, result.stderr)
-    assert isinstance(result.stdout, bytes)
-
-
-FUZZ = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def run(name, *args, stdin=b"", files=None, **ctx_options):
-    async def go():
-        vfs = MemoryVFS()
-        await populate_vfs(vfs, FILES if files is None else files)
-        ctx = create_test_command_context(vfs=vfs, **ctx_options)
-        return (await run_registered_command(name, list(args), ctx=ctx, stdin=stdin)).result
-    return asyncio.run(go())
-
-
-def out(result):
-    return (result.stdout.decode("utf-8"), result.stderr, result.exit_code, result.content_type)
+from .data_world import fuzz_command, out, run
+from .helpers import conformance_test
 
 
 # -- json ---------------------------------------------------------------------------------
@@ -295,12 +218,7 @@ def test_specs_metadata():
         assert "\nExamples:\n  " in spec.details
 
 
-DATA_CASES = conformance_cases("json", "csv", "base64")
-
-
-@pytest.mark.parametrize("case", DATA_CASES, ids=[case.id for case in DATA_CASES])
-def test_conformance(case):
-    asyncio.run(case.run())
+test_conformance = conformance_test("json", "csv", "base64")
 
 
 VOCAB = {"json": ["pretty", "keys", "get", "user.email", "items[0].id", "[0]", "a[", "[x]", "..", "items.9"],
@@ -310,8 +228,4 @@ VOCAB = {"json": ["pretty", "keys", "get", "user.email", "items[0].id", "[0]", "
 
 @pytest.mark.parametrize("name", sorted(VOCAB))
 def test_fuzzed_arguments_never_crash(name):
-    @FUZZ
-    @given(args=arg_lists(VOCAB[name]), stdin=STDIN)
-    def check(args, stdin):
-        check_fuzzed_call(name, args, stdin)
-    check()
+    fuzz_command(name, VOCAB[name])

@@ -7,21 +7,21 @@ the zone set on the context (`ctx.timezone`), UTC here unless a test says otherw
 from __future__ import annotations
 
 import asyncio
-import itertools
 import re
 from datetime import timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given
 
-from onetool_wasm.commands import create_command_registry, invoke_command
+from onetool_wasm.commands import invoke_command
 from onetool_wasm.commands.diff import DIFF
 from onetool_wasm.commands.diff_algorithm import Change, edit_script
 from onetool_wasm.commands.diff_format import context_time, quote_name, unified_time
 from onetool_wasm.commands.registry import CommandRegistry
-from onetool_wasm.testing import create_command_conformance_cases, create_test_command_context
+from onetool_wasm.testing import create_test_command_context
 from onetool_wasm.vfs import MemoryVFS
-from .helpers import examples
+
+from .helpers import check_no_crash, conformance_cases, counter_clock, fuzz_settings, random_args, random_stdin
 
 USAGE = "diff [-u|-U N|-c|-C N] [-r] [-a] [-b] [-i] <left> <right>"
 TEN = "".join(f"{word}\n" for word in "one two three four five six seven eight nine ten".split())
@@ -31,8 +31,7 @@ TEN_CHANGED = TEN.replace("two", "TWO") + "eleven\n"
 def run_diff(args, files=None, stdin=b"", zone=timezone.utc, limit=None):
     """Run diff over a fresh MemoryVFS holding `files` (None as a value makes a directory)."""
     async def go():
-        clock = itertools.count(1700000000001)
-        vfs = MemoryVFS(now_ms=lambda: next(clock))
+        vfs = MemoryVFS(now_ms=counter_clock())
         for path, content in (files or {}).items():
             if content is None:
                 await vfs.mkdir(path)
@@ -317,8 +316,7 @@ def test_spec_metadata_and_help_text():
 
 
 def test_conformance_cases_pass():
-    cases = [case for case in create_command_conformance_cases(create_command_registry())
-             if case.command_name == "diff"]
+    cases = conformance_cases("diff")
     assert len(cases) >= 4
     for case in cases:
         asyncio.run(case.run())
@@ -331,13 +329,10 @@ FLAG_WORDS = ["-u", "-c", "-U", "-C", "-U1", "-C0", "-r", "-a", "-b", "-i", "-ru
 PATH_WORDS = ["/a.txt", "/b.txt", "/d", "/e", "/e/y", "/bin", "/empty", "/missing", "/", "..", "d/x"]
 
 
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.one_of(st.sampled_from(FLAG_WORDS), st.sampled_from(PATH_WORDS), st.integers(-2, 5).map(str),
-                          st.just(""), st.text(max_size=6)), max_size=6),
-       st.one_of(st.just(b""), st.binary(max_size=10), st.text(max_size=10).map(str.encode)))
+@fuzz_settings(150)
+@given(random_args(FLAG_WORDS, PATH_WORDS), random_stdin(10))
 def test_random_arguments_never_crash(args, stdin):
     result = run_diff(args, PROPERTY_FILES, stdin=stdin)
-    assert "internal runtime error" not in result.stderr
-    assert result.exit_code in (0, 1, 2)
+    check_no_crash(result, args, "diff: ", (0, 1, 2))
     if result.exit_code == 2:
-        assert result.stderr.startswith("diff: ") and result.stderr.strip()
+        assert result.stderr.strip(), (args, result)

@@ -9,8 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from onetool_wasm.commands.fs_glob import compile_glob
 
-from .test_cmd_fs import fs_run, outcome
-from .helpers import examples
+from .helpers import call, examples, outcome
 
 USAGE = ("find [path] [--type file|dir|-type f|-type d] [--name pattern|-name pattern] "
          "[--max-depth N|-maxdepth N]")
@@ -20,7 +19,7 @@ WORLD = {"/config/prod.json": "{}", "/config/default.json": "{}", "/config/readm
 
 
 def find(*args, files=WORLD):
-    return outcome(fs_run("find", args, files=files))
+    return outcome(call("find", args, files=files))
 
 
 def lines(*paths):

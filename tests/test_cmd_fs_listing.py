@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from onetool_wasm.commands.fs_listing import iso_timestamp
 
-from .test_cmd_fs import fs_run, make_ctx, outcome
+from .helpers import call, command_context, outcome
 
 # Created in this order, so with the recorded clock: / .001, /notes .002, /notes/todo.txt .003,
 # /notes/archive .004, /notes/archive/2025.txt .005, /notes/.secret .006, /readme.md .007, /empty .008
@@ -12,7 +12,7 @@ WORLD = {"/notes/todo.txt": "todo\n", "/notes/archive/2025.txt": "old", "/notes/
 
 
 def ls(*args, files=WORLD, ctx=None):
-    return outcome(fs_run("ls", args, files=files, ctx=ctx))
+    return outcome(call("ls", args, files=files, ctx=ctx))
 
 
 def test_ls_defaults_to_the_root_and_hides_dot_entries():
@@ -94,12 +94,12 @@ def test_ls_unknown_options_name_the_flag_and_usage():
 
 
 def test_ls_rejects_stdin():
-    assert outcome(fs_run("ls", ["/"], stdin=b"x")) == ("", "ls: does not accept stdin", 1)
+    assert outcome(call("ls", ["/"], stdin=b"x")) == ("", "ls: does not accept stdin", 1)
 
 
 def test_ls_sees_files_written_after_construction():
-    ctx = make_ctx(WORLD)
-    fs_run("write", ["/notes/new.txt", "n"], ctx=ctx)
+    ctx = command_context(WORLD)
+    call("write", ["/notes/new.txt", "n"], ctx=ctx)
     assert ls("/notes", ctx=ctx) == ("archive\nnew.txt\ntodo.txt\n", "", 0)
 
 

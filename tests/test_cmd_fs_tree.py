@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_cmd_fs import fs_run, make_ctx, outcome
+from .helpers import call, command_context, outcome
 
 USAGE = "tree [-a] [-d] [-L N] [path ...]"
 WORLD = {"/notes/todo.txt": "t", "/notes/archive/2025.txt": "o", "/notes/archive/old/x.md": "x",
@@ -11,7 +11,7 @@ WORLD = {"/notes/todo.txt": "t", "/notes/archive/2025.txt": "o", "/notes/archive
 
 
 def tree(*args, files=WORLD):
-    return outcome(fs_run("tree", args, files=files))
+    return outcome(call("tree", args, files=files))
 
 
 def test_tree_of_the_root_by_default():
@@ -87,8 +87,8 @@ def test_tree_option_errors(args, message):
 
 
 def test_tree_handles_a_very_deep_tree_without_recursion_limits():
-    ctx = make_ctx({"/" + "/".join(["d"] * 1050) + "/leaf.txt": "x"})
-    text = fs_run("tree", ["/"], ctx=ctx).stdout.decode()
+    ctx = command_context({"/" + "/".join(["d"] * 1050) + "/leaf.txt": "x"})
+    text = call("tree", ["/"], ctx=ctx).stdout.decode()
     assert text.endswith("└── leaf.txt\n\n1050 directories, 1 file\n")
-    assert fs_run("find", ["/", "-name", "leaf.txt"], ctx=ctx).exit_code == 0
-    assert fs_run("ls", ["-R", "/"], ctx=ctx).stdout.decode().endswith("/d:\nleaf.txt\n")
+    assert call("find", ["/", "-name", "leaf.txt"], ctx=ctx).exit_code == 0
+    assert call("ls", ["-R", "/"], ctx=ctx).stdout.decode().endswith("/d:\nleaf.txt\n")

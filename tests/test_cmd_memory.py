@@ -1,16 +1,12 @@
 """memory: store, recent and search over the runtime's SimpleMemory."""
 from __future__ import annotations
 
-import asyncio
-
-import pytest
-from hypothesis import given
-
 from onetool_wasm.commands import create_command_registry
 from onetool_wasm.memory import SimpleMemory
-from onetool_wasm.testing import create_test_command_context, run_registered_command
+from onetool_wasm.testing import create_test_command_context
 
-from .test_cmd_data import FUZZ, STDIN, arg_lists, check_fuzzed_call, conformance_cases, out
+from .data_world import fuzz_command, out
+from .helpers import call, conformance_test
 
 USAGE = "memory search <query> | memory recent [N] | memory store <text>"
 
@@ -21,8 +17,7 @@ def memory_run(*args, stdin=b"", notes=(), preset=None):
     for note in notes:
         memory.store(note)
     ctx = create_test_command_context(memory=memory, registry=create_command_registry(preset=preset))
-    result = asyncio.run(run_registered_command("memory", list(args), ctx=ctx, stdin=stdin)).result
-    return result, memory
+    return call("memory", args, ctx=ctx, stdin=stdin), memory
 
 
 def test_store_inline_joins_arguments():
@@ -104,17 +99,8 @@ def test_memory_through_the_runtime():
         "stored memory #1\nstored memory #2\n#2  later\n#1  Acme prefers Monday\n\n[exit:0 | 0ms]"
 
 
-MEMORY_CASES = conformance_cases("memory")
-
-
-@pytest.mark.parametrize("case", MEMORY_CASES, ids=[case.id for case in MEMORY_CASES])
-def test_conformance(case):
-    asyncio.run(case.run())
+test_conformance = conformance_test("memory")
 
 
 def test_fuzzed_arguments_never_crash():
-    @FUZZ
-    @given(args=arg_lists(["store", "recent", "search", "alpha", "5", "-1", "0"]), stdin=STDIN)
-    def check(args, stdin):
-        check_fuzzed_call("memory", args, stdin)
-    check()
+    fuzz_command("memory", ["store", "recent", "search", "alpha", "5", "-1", "0"])

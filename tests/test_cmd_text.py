@@ -8,13 +8,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given
 
 from onetool_wasm import MemoryVFS, create_agent_cli
-from onetool_wasm.commands import create_command_registry, invoke_command
-from onetool_wasm.testing import create_command_conformance_cases, create_test_command_context
+from onetool_wasm.commands import create_command_registry
 from onetool_wasm.testing.world import populate_vfs
-from .helpers import examples
+
+from .helpers import (call, check_no_crash, command_context, conformance_test, fuzz_settings, random_args,
+                      random_stdin)
 
 TEXT_COMMANDS = ("echo", "wc", "head", "tail", "sort", "uniq", "cut", "tee", "tr")
 FILES = {
@@ -28,15 +29,11 @@ FILES = {
 
 
 def make_ctx(files=None):
-    vfs = MemoryVFS()
-    asyncio.run(populate_vfs(vfs, FILES if files is None else files))
-    return create_test_command_context(vfs=vfs)
+    return command_context(FILES if files is None else files)
 
 
 def run(name, *args, stdin=b"", ctx=None):
-    ctx = ctx if ctx is not None else make_ctx()
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    return asyncio.run(invoke_command(ctx.registry.get(name), ctx, list(args), data))
+    return call(name, args, ctx=ctx if ctx is not None else make_ctx(), stdin=stdin)
 
 
 def out(name, *args, stdin=b""):
@@ -348,10 +345,7 @@ def test_every_text_command_is_in_the_text_group():
     assert set(TEXT_COMMANDS) <= set(create_command_registry(preset="textOnly").names())
 
 
-@pytest.mark.parametrize("case", [c for c in create_command_conformance_cases(create_command_registry())
-                                  if c.command_name in TEXT_COMMANDS], ids=lambda case: case.id)
-def test_conformance(case):
-    asyncio.run(case.run())
+test_conformance = conformance_test(*TEXT_COMMANDS)
 
 
 FLAGS = {
@@ -370,29 +364,16 @@ FLAGS = {
            "[=a=]", "\\", "\\400", "\\n", "--"],
 }
 PATHS = ["/notes.txt", "/noeol.txt", "/img.bin", "/dir", "/missing", "/notes.txt/x", "-", "/", ".."]
-STDIN = st.one_of(st.just(b""), st.binary(max_size=24), st.text(max_size=24).map(str.encode))
-
-
-def arguments(name):
-    token = st.one_of(st.sampled_from(FLAGS[name]), st.sampled_from(PATHS), st.integers(-3, 12).map(str),
-                      st.just(""), st.text(max_size=6))
-    return st.lists(token, max_size=6)
-
-
 @pytest.mark.parametrize("name", TEXT_COMMANDS)
 def test_random_arguments_never_crash(name):
-    @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(args=arguments(name), stdin=STDIN)
+    @fuzz_settings(60)
+    @given(args=random_args(FLAGS[name], PATHS, numbers=(-3, 12)), stdin=random_stdin(24))
     def check(args, stdin):
         ctx = make_ctx()
-        spec = ctx.registry.get(name)
-        if spec.accepts_stdin is False:
+        if ctx.registry.get(name).accepts_stdin is False:
             stdin = b""
-        result = asyncio.run(invoke_command(spec, ctx, args, stdin))  # an exception is the bug hunted
-        assert result.exit_code in (0, 1), (args, result)
-        assert "internal runtime error" not in result.stderr
-        if result.exit_code and result.stderr:
-            assert result.stderr.startswith(f"{name}: "), (args, result.stderr)
+        result = run(name, *args, stdin=stdin, ctx=ctx)  # an exception is the bug hunted
+        check_no_crash(result, args, f"{name}: ")
         if result.exit_code and not result.stderr:
             assert name == "sort" and any(a in ("-C",) for a in args), (args, result)
 

@@ -1,20 +1,17 @@
 """tr: GNU tr in the C locale, bytes in and bytes out, with upstream's usage and messages."""
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from onetool_wasm.commands import create_command_registry, invoke_command
-from onetool_wasm.testing import create_test_command_context
+from onetool_wasm.commands import create_command_registry
+
+from .helpers import call
 
 USAGE = "tr [OPTION]... STRING1 [STRING2]"
 
 
 def run(*args, stdin=b"hello world\n"):
-    ctx = create_test_command_context()
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    return asyncio.run(invoke_command(ctx.registry.get("tr"), ctx, list(args), data))
+    return call("tr", args, stdin=stdin)
 
 
 def tr(*args, stdin=b"hello world\n"):

@@ -1,15 +1,15 @@
 """SimpleMemory: ids, clock, recency, keyword-overlap search with upstream's ranking."""
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 
 from onetool_wasm.memory import MemoryItem, SimpleMemory, tokenize_for_search
 
+from .helpers import counter_clock
 
-def counter_clock(start: int = 1700000000002) -> Callable[[], int]:
-    ticks = itertools.count(start)
-    return lambda: next(ticks)
+
+def memory_clock() -> Callable[[], int]:
+    return counter_clock(1700000000002)
 
 
 def texts(items: list[MemoryItem]) -> list[str]:
@@ -17,14 +17,14 @@ def texts(items: list[MemoryItem]) -> list[str]:
 
 
 def filled(*notes: str, clock: Callable[[], int] | None = None) -> SimpleMemory:
-    memory = SimpleMemory(now_ms=clock or counter_clock())
+    memory = SimpleMemory(now_ms=clock or memory_clock())
     for note in notes:
         memory.store(note)
     return memory
 
 
 def test_store_numbers_items_and_reads_the_clock_once() -> None:
-    memory = SimpleMemory(now_ms=counter_clock())
+    memory = SimpleMemory(now_ms=memory_clock())
     first = memory.store("Acme prefers Monday")
     second = memory.store("second", metadata={"source": "test"})
     assert first == MemoryItem(1, "Acme prefers Monday", 1700000000002, {})

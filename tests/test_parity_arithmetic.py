@@ -7,12 +7,10 @@ import pytest
 
 from onetool_wasm.commands.calc import CalcError, format_js_number, safe_eval_arithmetic
 
-from .corpus import SNAPSHOTS, require_corpus
+from .corpus import load_jsonl, require_corpus
 
 require_corpus()
-
-RECORDS = [json.loads(line) for line in
-           (SNAPSHOTS / "utils" / "arithmetic.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+RECORDS = load_jsonl("utils/arithmetic.jsonl")
 
 
 def test_corpus_has_records():

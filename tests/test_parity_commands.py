@@ -13,14 +13,11 @@ from datetime import timedelta, timezone
 import pytest
 
 from onetool_wasm.commands import create_command_registry, invoke_command
-from onetool_wasm.memory import SimpleMemory
 from onetool_wasm.testing import create_test_command_context
-from onetool_wasm.testing.adapters import DemoFetch, DemoSearch
-from onetool_wasm.testing.world import populate_vfs
-from onetool_wasm.vfs import MemoryVFS
+from onetool_wasm.testing.world import seed_world
 
-from .corpus import (UPSTREAM_COMMANDS, added_commands, by_path, same_modulo_final_newline, load_json_files, require_corpus, snapshot_world, unimplemented,
-                     upstream_clock)
+from .corpus import (UPSTREAM_COMMANDS, added_commands, by_path, load_json_files, require_corpus,
+                     same_modulo_final_newline, skip_unimplemented, snapshot_world, upstream_clock)
 
 require_corpus()
 
@@ -54,24 +51,9 @@ DELIBERATE_DIFFERENCES = {
 }
 
 
-def build_ctx(record):
-    clock = upstream_clock()
-    vfs = MemoryVFS(now_ms=clock, resource_policy=record.get("vfsResourcePolicy"))
-    world = record.get("world") or {}
-    memory = SimpleMemory(now_ms=clock)
-    adapters = {}
-    if world.get("searchDocs") is not None:
-        adapters["search"] = DemoSearch(world["searchDocs"])
-    if world.get("fetchResources") is not None:
-        adapters["fetch"] = DemoFetch(world["fetchResources"])
-    return vfs, memory, adapters, world
-
-
 async def replay(record):
-    vfs, memory, adapters, world = build_ctx(record)
-    await populate_vfs(vfs, world.get("files") or {})
-    for entry in world.get("memory") or []:
-        memory.store(entry if isinstance(entry, str) else entry["text"])
+    vfs, memory, adapters = await seed_world(record.get("world") or {}, now_ms=upstream_clock(),
+                                             resource_policy=record.get("vfsResourcePolicy"))
     ctx = create_test_command_context(vfs=vfs, memory=memory, adapters=adapters,
                                       registry=create_command_registry(exclude_commands=added_commands()))
     ctx.timezone = RECORDED_ZONE
@@ -80,18 +62,16 @@ async def replay(record):
     return result, await snapshot_world(vfs, memory)
 
 
-def missing_commands(record) -> list[str]:
+def needed_commands(record) -> set[str]:
     needed = {record["command"], record.get("snapshotGroup", record["command"])}
     if record["command"] == "help":
         needed |= set(record["args"][:1]) & set(UPSTREAM_COMMANDS) if record["args"] else set(UPSTREAM_COMMANDS)
-    return unimplemented(needed)
+    return needed
 
 
 @pytest.mark.parametrize("record", [r for _, r in RECORDS], ids=[i for i, _ in RECORDS])
 def test_command_record(record):
-    missing = missing_commands(record)
-    if missing:
-        pytest.skip(f"not implemented yet: {', '.join(missing)}")
+    skip_unimplemented(needed_commands(record))
     result, after = asyncio.run(replay(record))
     record_id = f"{record.get('snapshotGroup', record['command'])}/{record['id']}"
     if record_id in DELIBERATE_DIFFERENCES:

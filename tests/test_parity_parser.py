@@ -6,42 +6,23 @@ tokenize records go through `tokenize` and parse records through `parse_command_
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 import pytest
 
 from onetool_wasm.shell import ParseError, ast_to_json, parse_command_line, tokenize
 
+from .corpus import load_jsonl, require_corpus
 
-def _parity_dir() -> Path:
-    override = os.environ.get("ONETOOL_PARITY_DIR")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "one-tool-snapshots"
-
-
-PARSER_DIR = _parity_dir() / "parser"
-if not PARSER_DIR.is_dir():
-    reason = f"parity corpus not found at {PARSER_DIR} (set ONETOOL_PARITY_DIR)"
-    print(f"test_parity_parser: skipped: {reason}")
-    pytest.skip(reason, allow_module_level=True)
+require_corpus()  # skips this module, with the reason, when the corpus is absent
 
 # Recorded inputs where we differ on purpose: input -> "reason (DESIGN §4.2 item N)".
 # None of the recorded parser inputs differ today; the improvements are tested in test_shell.py.
 DELIBERATE_DIFFERENCES: dict[str, str] = {}
 
 
-def _records(name: str) -> list[dict]:
-    lines = (PARSER_DIR / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
-
-
 def _params(name: str) -> list:
     return [
         pytest.param(record, id=f"{name}:{index}:{record['input']!r}")
-        for index, record in enumerate(_records(name))
+        for index, record in enumerate(load_jsonl(f"parser/{name}"))
     ]
 
 
@@ -87,5 +68,5 @@ def test_error_record(record: dict) -> None:
 
 def test_deliberate_differences_are_recorded_inputs() -> None:
     names = ("tokenizer.jsonl", "ast.jsonl", "errors.jsonl")
-    recorded = {record["input"] for name in names for record in _records(name)}
+    recorded = {record["input"] for name in names for record in load_jsonl(f"parser/{name}")}
     assert set(DELIBERATE_DIFFERENCES) <= recorded

@@ -12,7 +12,7 @@ from onetool_wasm.testing import build_world
 from onetool_wasm.vfs import MemoryVFS
 
 from .corpus import (FINAL_NEWLINE_COMMANDS, UPSTREAM_COMMANDS, added_commands, by_path, load_json_files,
-                     same_modulo_final_newline, require_corpus, snapshot_world, unimplemented, upstream_clock)
+                     same_modulo_final_newline, require_corpus, skip_unimplemented, snapshot_world, upstream_clock)
 
 require_corpus()
 
@@ -48,8 +48,7 @@ def runtime_options(record):
 
 @pytest.mark.parametrize("record", [r for _, r in DESCRIPTIONS], ids=[i for i, _ in DESCRIPTIONS])
 def test_tool_description(record):
-    if needed_commands_missing(record):
-        pytest.skip("built-ins not implemented yet")
+    skip_unimplemented(needed_builtins(record))
     async def describe():
         runtime = await create_agent_cli(vfs=MemoryVFS(), **runtime_options(record))
         return runtime.build_tool_description(record["variant"])
@@ -111,16 +110,14 @@ async def replay_execution(record):
     return runtime, execution
 
 
-def needed_commands_missing(record) -> list[str]:
-    """Built-ins a record relies on that have not landed yet (the whole set while any is missing)."""
-    return [] if record.get("builtinCommands") is False else unimplemented(UPSTREAM_COMMANDS)
+def needed_builtins(record) -> tuple[str, ...]:
+    """The upstream built-ins a record relies on: all of them, unless it runs without built-ins."""
+    return () if record.get("builtinCommands") is False else UPSTREAM_COMMANDS
 
 
 @pytest.mark.parametrize("record", [r for _, r in EXECUTIONS], ids=[i for i, _ in EXECUTIONS])
 def test_execution(record):
-    missing = needed_commands_missing(record)
-    if missing:
-        pytest.skip(f"built-in not implemented yet: {', '.join(missing)}")
+    skip_unimplemented(needed_builtins(record))
     runtime, execution = asyncio.run(replay_execution(record))
     expected = record["execution"]
     assert execution.exit_code == expected["exitCode"]

@@ -4,25 +4,17 @@ utils/arithmetic.jsonl is replayed by the calc command's tests, not here."""
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 import pytest
 
 from onetool_wasm.textutil import format_duration, format_size, looks_binary
 
-from .corpus import require_corpus
+from .corpus import load_jsonl, require_corpus
 
-PARITY_DIR = require_corpus()  # skips this module, with the reason, when the corpus is absent
-
-
-def _load(name: str) -> list[dict[str, Any]]:
-    lines = (PARITY_DIR / "utils" / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
-
-
-FORMAT_RECORDS = _load("format.jsonl")
-BINARY_RECORDS = _load("binary-detection.jsonl")
+require_corpus()  # skips this module, with the reason, when the corpus is absent
+FORMAT_RECORDS = load_jsonl("utils/format.jsonl")
+BINARY_RECORDS = load_jsonl("utils/binary-detection.jsonl")
 
 
 @pytest.mark.parametrize("record", FORMAT_RECORDS,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +13,11 @@ import pytest
 from onetool_wasm.vfs import (DirectoryVFS, MemoryVFS, VFSError, base_name, is_strict_descendant_path,
                               normalize_path, parent_of)
 
-from .corpus import require_corpus, upstream_clock
+from .corpus import load_jsonl, require_corpus, upstream_clock
 
-PARITY_DIR = require_corpus()  # skips this module, with the reason, when the corpus is absent
-
-
-def _load(name: str) -> list[dict[str, Any]]:
-    lines = (PARITY_DIR / "vfs" / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
-
-
-PATH_RECORDS = _load("path-utils.jsonl")
-VFS_RECORDS = _load("memory-vfs.jsonl")
+require_corpus()  # skips this module, with the reason, when the corpus is absent
+PATH_RECORDS = load_jsonl("vfs/path-utils.jsonl")
+VFS_RECORDS = load_jsonl("vfs/memory-vfs.jsonl")
 
 
 @pytest.mark.parametrize("record", PATH_RECORDS,

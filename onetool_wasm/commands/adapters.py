@@ -12,7 +12,7 @@ from typing import Any
 
 from ..result import JSON, OCTET, TEXT, CommandResult, err, ok, ok_bytes
 from .calc import format_js_number
-from .data import printable, to_json_text
+from .json_text import printable, to_json_text
 from .helpers import check_materialized, missing_adapter_error
 from .spec import CommandContext, CommandSpec
 

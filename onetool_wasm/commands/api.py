@@ -18,6 +18,7 @@ from ..catalog.validation import format_problems, validate
 from ..policy import GUIDED, Policy, infer_kind
 from ..redaction import redact, redact_text
 from ..result import JSON, CommandResult, err, ok
+from .helpers import usage_error
 from .spec import CommandContext, CommandSpec
 
 API_USAGE = ("api services | api operations [namespace] | api describe <namespace:operation> | "
@@ -186,7 +187,7 @@ async def _api(ctx: CommandContext, catalog: OperationCatalog, args: list[str], 
     if sub == "call" and rest:
         return await call_operation(ctx, catalog, "api", catalog.find(rest[0]), rest[1:], stdin)
     if sub in ("services", "operations", "describe", "call"):
-        return err(f"api {sub}: usage: {_sub_usage(sub)}")
+        return usage_error(f"api {sub}", _sub_usage(sub))
     return err(f"api: unknown subcommand: {sub}. Usage: {API_USAGE}")
 
 

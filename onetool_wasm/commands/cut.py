@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..result import TEXT, CommandResult, ok_bytes
-from .lines import OptionSpec, fail, getopt, join_lines, read_inputs, split_lines
+from .helpers import fail
+from .lines import join_lines, read_inputs, split_lines
+from .options import OptionSpec, getopt
 from .spec import CommandContext, CommandFailed, CommandSpec
 
 USAGE = "cut -b LIST|-c LIST|-f LIST [-d DELIM] [-s] [--complement] [path ...]"

@@ -1,7 +1,6 @@
 """The data group's structured-text commands: json (pretty, keys, get), csv, base64.
 
-JSON is printed the way JavaScript's `JSON.stringify(value, null, 2)` prints it (upstream's
-output), except that object keys keep their document order and big integers stay exact.
+JSON is read and printed as JavaScript reads and prints it (upstream's output), by json_text.
 """
 from __future__ import annotations
 
@@ -9,125 +8,16 @@ import base64
 import binascii
 import csv
 import io
-import json
-import math
 import re
-from typing import Any, Iterator
+from typing import Any
 
-from ..result import JSON, OCTET, TEXT, CommandResult, err, ok, ok_bytes
-from ..textutil import looks_binary
-from .calc import format_js_number
-from .helpers import read_bytes_input, read_text_input
+from ..result import JSON, CommandResult, err, ok, ok_bytes
+from .helpers import (bounded_int, content_type_for, fail, read_bytes_input, read_json_input, read_text_input,
+                      usage_error)
+from .json_text import printable, to_json_text
+from .options import ArgReader, unknown_option, usage_failure
 from .registry import c_locale_key
 from .spec import CommandContext, CommandFailed, CommandSpec
-
-def bounded_int(digits: str, limit: int = 10**15) -> int:
-    """int() of a validated digit string, clamped: Python refuses to parse over 4300 digits."""
-    if len(digits.lstrip("+-").lstrip("0")) > 16:
-        return -limit if digits.startswith("-") else limit
-    return max(-limit, min(limit, int(digits)))
-
-
-# -- JSON text in and out -----------------------------------------------------------------
-
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-def _escape_char(match: re.Match[str]) -> str:
-    char = match.group(0)
-    return _JSON_ESCAPES.get(char) or f"\\u{ord(char):04x}"
-
-
-def json_quote(text: str) -> str:
-    """A JSON string literal as JavaScript writes it (lone surrogates escaped, not raw)."""
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
-
-
-def _scalar(value: Any) -> str | None:
-    """The JSON text of a scalar, or None when `value` is a container."""
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return format_js_number(value) if math.isfinite(value) else "null"
-    if isinstance(value, str):
-        return json_quote(value)
-    return None
-
-
-def _key_text(key: Any) -> str:
-    if isinstance(key, str):
-        return key
-    scalar = _scalar(key)
-    return scalar if scalar is not None else str(key)
-
-
-def to_json_text(value: Any, indent: int = 2, level: int = 0) -> str:
-    """`JSON.stringify(value, null, indent)`; tuples count as arrays, mappings as objects.
-    (Plain loops, not comprehensions: one Python frame per nesting level on 3.11 too.)"""
-    scalar = _scalar(value)
-    if scalar is not None:
-        return scalar
-    pad, inner = " " * (indent * level), " " * (indent * (level + 1))
-    items: list[str] = []
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            items.append(inner + to_json_text(item, indent, level + 1))
-        return "[\n" + ",\n".join(items) + "\n" + pad + "]" if items else "[]"
-    if isinstance(value, dict):
-        for key, item in value.items():
-            items.append(f"{inner}{json_quote(_key_text(key))}: {to_json_text(item, indent, level + 1)}")
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}" if items else "{}"
-    raise TypeError(f"value of type {type(value).__name__} is not JSON")
-
-
-def printable(text: str) -> str:
-    """Text safe to encode as UTF-8: lone surrogates become U+FFFD, as TextEncoder does."""
-    return _LONE_SURROGATE.sub("\ufffd", text)
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-MAX_JSON_DEPTH = 512
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_JSON_BRACKET = re.compile(r"[\[\]{}]")
-
-
-def json_depth(text: str) -> int:
-    """How deeply brackets nest outside strings: checked before parsing, so a hostile input
-    is refused the same way on every Python (whose parsers recurse to different depths)."""
-    depth = deepest = 0
-    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
-
-
-def parse_json_text(text: str) -> Any:
-    """JSON.parse's strictness (no NaN/Infinity); ValueError says what is wrong."""
-    text = text.removeprefix("\ufeff")
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise ValueError(f"nesting is deeper than {MAX_JSON_DEPTH} levels")
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ValueError("nesting is deeper than this Python can parse") from None
-
-
-async def load_json(ctx: CommandContext, command: str, path: str | None, stdin: bytes) -> Any:
-    text = await read_text_input(ctx, command, path, stdin)
-    try:
-        return parse_json_text(text)
-    except ValueError as error:
-        where = f" in {ctx.vfs.normalize(path)}" if path is not None else ""
-        raise CommandFailed(err(f"{command}: invalid JSON{where}: {error}")) from None
 
 
 # -- json path: customer.email, items[0].id, [2] --------------------------------------------
@@ -211,16 +101,16 @@ async def cmd_json(ctx: CommandContext, args: list[str], stdin: bytes) -> Comman
     try:
         if sub == "pretty":
             if len(rest) > 1:
-                return err("json: usage: json pretty [path]")
-            value = await load_json(ctx, "json pretty", rest[0] if rest else None, stdin)
+                return usage_error("json", "json pretty [path]")
+            value = await read_json_input(ctx, "json pretty", rest[0] if rest else None, stdin)
             return ok(printable(to_json_text(value)) + "\n", JSON)
         if sub == "keys":
             if len(rest) > 1:
-                return err("json: usage: json keys [path]")
+                return usage_error("json", "json keys [path]")
             return await _json_keys(ctx, rest[0] if rest else None, stdin)
         if sub == "get":
             if len(rest) not in (1, 2):
-                return err("json: usage: json get <field.path> [path]")
+                return usage_error("json", "json get <field.path> [path]")
             return await _json_get(ctx, rest[0], rest[1] if len(rest) > 1 else None, stdin)
     except RecursionError:
         return err(f"json {sub}: the JSON nests too deeply to print. Use: json get <field.path> to go inside")
@@ -228,7 +118,7 @@ async def cmd_json(ctx: CommandContext, args: list[str], stdin: bytes) -> Comman
 
 
 async def _json_keys(ctx: CommandContext, path: str | None, stdin: bytes) -> CommandResult:
-    value = await load_json(ctx, "json keys", path, stdin)
+    value = await read_json_input(ctx, "json keys", path, stdin)
     if not isinstance(value, dict):
         return err("json keys: input must be a JSON object")
     keys = sorted(value, key=c_locale_key)
@@ -236,7 +126,7 @@ async def _json_keys(ctx: CommandContext, path: str | None, stdin: bytes) -> Com
 
 
 async def _json_get(ctx: CommandContext, expression: str, path: str | None, stdin: bytes) -> CommandResult:
-    value = await load_json(ctx, "json get", path, stdin)
+    value = await read_json_input(ctx, "json get", path, stdin)
     try:
         found = extract_json_path(value, expression)
     except JsonPathError as error:
@@ -273,17 +163,17 @@ async def read_csv(ctx: CommandContext, command: str, path: str | None, stdin: b
     """(header, rows) of RFC 4180 text; blank lines are skipped, a header row is required."""
     if path is None and not stdin:
         # Not no_input_error(command): `help csv head` would not resolve, `help csv` does.
-        raise CommandFailed(err(f"{command}: no input provided. Usage: see 'help csv'"))
+        raise fail(f"{command}: no input provided. Usage: see 'help csv'")
     text = (await read_text_input(ctx, command, path, stdin)).removeprefix("\ufeff")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         rows = [row for row in reader if row]
     except csv.Error as error:
-        raise CommandFailed(err(f"{command}: malformed CSV at line {reader.line_num}: {error}. "
-                                "Quote fields that hold commas, quotes or newlines (\"a,b\", \"say \"\"hi\"\"\")")) from None
+        raise fail(f"{command}: malformed CSV at line {reader.line_num}: {error}. "
+                   "Quote fields that hold commas, quotes or newlines (\"a,b\", \"say \"\"hi\"\"\")") from None
     if not rows:
         source = ctx.vfs.normalize(path) if path is not None else "stdin"
-        raise CommandFailed(err(f"{command}: no header row: {source} is empty"))
+        raise fail(f"{command}: no header row: {source} is empty")
     return rows[0], rows[1:]
 
 
@@ -322,8 +212,8 @@ def _parse_head_count(args: list[str]) -> tuple[int, list[str]]:
     else:
         value, rest = (args[1] if len(args) > 1 else ""), args[2:]
     if not re.fullmatch(r"\+?[0-9]+", value):
-        raise CommandFailed(err(f"csv head: -n needs a non-negative integer, got '{value}'. "
-                                f"Usage: {_CSV_SUBCOMMANDS['head']}"))
+        raise fail(f"csv head: -n needs a non-negative integer, got '{value}'. "
+                   f"Usage: {_CSV_SUBCOMMANDS['head']}")
     return bounded_int(value), rest
 
 
@@ -332,12 +222,12 @@ def _csv_operands(sub: str, rest: list[str]) -> tuple[int, str, str | None]:
     count, column = 0, ""
     if sub == "head":
         count, rest = _parse_head_count(rest)
-    if sub == "get" and rest:
+    if sub == "get":
+        if not rest:
+            raise CommandFailed(usage_error(f"csv {sub}", _CSV_SUBCOMMANDS[sub]))
         column, rest = rest[0], rest[1:]
-    elif sub == "get" or len(rest) > 1:
-        raise CommandFailed(err(f"csv {sub}: usage: {_CSV_SUBCOMMANDS[sub]}"))
     if len(rest) > 1:
-        raise CommandFailed(err(f"csv {sub}: usage: {_CSV_SUBCOMMANDS[sub]}"))
+        raise CommandFailed(usage_error(f"csv {sub}", _CSV_SUBCOMMANDS[sub]))
     return count, column, (rest[0] if rest else None)
 
 
@@ -391,25 +281,26 @@ _WRAP_FLAG = re.compile(r"(?:-w|--wrap=?)(.*)")
 
 def _base64_options(args: list[str]) -> tuple[bool, int, str | None]:
     """(decode, wrap columns, path) from `-d`, `--decode`, `-w N`, `--wrap=N`, `--`."""
-    decode, wrap, paths = False, 76, []
-    items: Iterator[str] = iter(args)
-    for arg in items:
+    decode, wrap = False, 76
+    reader = ArgReader(args)
+    for arg in reader:
         if arg in ("-d", "--decode"):
             decode = True
         elif (match := _WRAP_FLAG.fullmatch(arg)) is not None:
-            value = match.group(1) or next(items, "")
+            value = reader.value(match.group(1) or None, _invalid_wrap(""))
             if not value.isascii() or not value.isdigit():
-                raise CommandFailed(err(f"base64: invalid wrap size: '{value}'. Usage: {BASE64_USAGE}"))
+                raise _invalid_wrap(value)
             wrap = bounded_int(value)
-        elif arg == "--":
-            paths.extend(items)
-        elif arg.startswith("-") and arg != "-":
-            raise CommandFailed(err(f"base64: unknown option: {arg}. Usage: {BASE64_USAGE}"))
         else:
-            paths.append(arg)
+            raise unknown_option("base64", arg, BASE64_USAGE)
+    paths = reader.operands
     if len(paths) > 1:
-        raise CommandFailed(err(f"base64: extra operand: {paths[1]}. Usage: {BASE64_USAGE}"))
+        raise fail(f"base64: extra operand: {paths[1]}. Usage: {BASE64_USAGE}")
     return decode, wrap, (paths[0] if paths and paths[0] != "-" else None)
+
+
+def _invalid_wrap(value: str) -> CommandFailed:
+    return usage_failure("base64", f"invalid wrap size: '{value}'", BASE64_USAGE)
 
 
 def decode_base64(data: bytes) -> bytes:
@@ -438,7 +329,7 @@ async def cmd_base64(ctx: CommandContext, args: list[str], stdin: bytes) -> Comm
         decoded = decode_base64(data)
     except (ValueError, binascii.Error) as error:
         return err(f"base64: invalid input: {error}. Decode only base64 text; to encode, drop -d")
-    return ok_bytes(decoded, OCTET if looks_binary(decoded) else TEXT)
+    return ok_bytes(decoded, content_type_for(decoded))
 
 
 BASE64_SPEC = CommandSpec(

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import Sequence
 
-from ..result import OCTET, TEXT, CommandResult, err
-from ..textutil import looks_binary
+from ..result import CommandResult
 from ..vfs.errors import VFSError
 from ..vfs.paths import base_name, parent_of
 from .diff_algorithm import edit_script
 from .diff_format import DiffSide, quote_name, render
-from .diff_options import USAGE, DiffOptions, DiffUsageError, parse_diff_args
-from .helpers import check_materialized
+from .diff_options import USAGE, DiffOptions, parse_diff_args
+from .helpers import check_materialized, content_type_for
 from .spec import CommandContext, CommandFailed, CommandSpec
 
 # C isspace() minus the newline: what -b treats as white space.
@@ -61,16 +60,12 @@ class Outcome:
 
     def result(self) -> CommandResult:
         body = b"".join(self.chunks)
-        content_type = OCTET if looks_binary(body) else TEXT
         return CommandResult(stdout=body, stderr="\n".join(self.errors), exit_code=self.status,
-                             content_type=content_type)
+                             content_type=content_type_for(body))
 
 
 async def cmd_diff(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    try:
-        options = parse_diff_args(args)
-    except DiffUsageError as error:
-        return err(str(error), 2)
+    options = parse_diff_args(args)
     run = _DiffRun(ctx, options, stdin)
     try:
         await run.top_level(*options.operands)

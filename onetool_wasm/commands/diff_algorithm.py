@@ -105,20 +105,22 @@ def _discardable(classes: list[int], other: list[int]) -> list[int]:
     counts: dict[int, int] = {}
     for cls in other:
         counts[cls] = counts.get(cls, 0) + 1
-    end = len(classes)
-    many = 5
-    tem = end // 64
-    while True:
-        tem >>= 2
-        if tem <= 0:
-            break
-        many *= 2
+    many = 5 << _quarter_steps(len(classes) // 64)
     discards = []
     for cls in classes:
         matches = counts.get(cls, 0)
         discards.append(1 if matches == 0 else 2 if matches > many else 0)
     _settle_provisional(discards)
     return discards
+
+
+def _quarter_steps(value: int) -> int:
+    """How many times `value` can be divided by 4 and stay above 0: GNU doubles its
+    thresholds (lines that match too many, runs long enough to cancel) once per step."""
+    steps = 0
+    while (value := value >> 2) > 0:
+        steps += 1
+    return steps
 
 
 def _settle_provisional(discards: list[int]) -> None:
@@ -152,14 +154,7 @@ def _settle_run(discards: list[int], i: int) -> int:
             if discards[k] == 2:
                 discards[k] = 0
         return i + length - 1
-    minimum = 1
-    tem = length >> 2
-    while True:
-        tem >>= 2
-        if tem <= 0:
-            break
-        minimum <<= 1
-    minimum += 1
+    minimum = (1 << _quarter_steps(length >> 2)) + 1
     k = consec = 0
     while k < length:  # cancel subruns of `minimum` or more provisionals
         if discards[i + k] != 2:

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
+
+from .helpers import fail, usage_error
+from .options import ArgReader, read_options, unknown_option, usage_failure
+from .spec import CommandFailed
 
 USAGE = "diff [-u|-U N|-c|-C N] [-r] [-a] [-b] [-i] <left> <right>"
 
@@ -13,10 +18,6 @@ _LONG_FLAGS = {"recursive": "recursive", "text": "text", "ignore-space-change": 
                "ignore-case": "ignore_case"}
 _LONG_STYLES = {"unified": "unified", "context": "context"}
 _SHELL_SAFE = re.compile(r"[A-Za-z0-9%+,\-./:@_\]#~{}]+")
-
-
-class DiffUsageError(Exception):
-    """A bad command line; the message is the whole stderr line."""
 
 
 @dataclass
@@ -37,27 +38,17 @@ class DiffOptions:
 
 def parse_diff_args(args: list[str]) -> DiffOptions:
     options = DiffOptions()
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        if arg == "--":
-            options.switches.append(arg)
-            options.operands.extend(args[index:])
-            break
-        if arg.startswith("--"):
-            _long_option(options, arg)
-        elif arg.startswith("-") and arg != "-":
-            index = _short_cluster(options, args, index, arg)
-        else:
-            options.operands.append(arg)
+    reader = read_options(args, partial(_long_option, options), partial(_short_cluster, options))
+    if reader.ended:
+        options.switches.append("--")
+    options.operands = reader.operands
     if len(options.operands) != 2:
-        raise DiffUsageError(f"diff: usage: {USAGE}")
+        raise CommandFailed(usage_error("diff", USAGE, 2))
     return options
 
 
-def _short_cluster(options: DiffOptions, args: list[str], index: int, arg: str) -> int:
-    """One `-xyz` argument; returns the index of the next unread argument."""
+def _short_cluster(options: DiffOptions, arg: str, reader: ArgReader) -> None:
+    """One `-xyz` argument, with the value it takes (`-U5`, `-U 5`)."""
     taken = [arg]
     for position in range(1, len(arg)):
         letter = arg[position]
@@ -66,27 +57,24 @@ def _short_cluster(options: DiffOptions, args: list[str], index: int, arg: str) 
         elif letter in "uc":
             _set_style(options, "unified" if letter == "u" else "context", 3)
         elif letter in "UC":
-            value = arg[position + 1:]
-            if not value:
-                if index >= len(args):
-                    raise DiffUsageError(f"diff: missing value for -{letter}. Usage: {USAGE}")
-                value = args[index]
+            attached = arg[position + 1:]
+            value = reader.value(attached or None, usage_failure("diff", f"missing value for -{letter}", USAGE, 2))
+            if not attached:
                 taken.append(value)
-                index += 1
             _set_style(options, "unified" if letter == "U" else "context", _context_count(value))
             break
         else:
-            raise DiffUsageError(f"diff: unknown option: -{letter}. Usage: {USAGE}")
+            raise unknown_option("diff", f"-{letter}", USAGE, 2)
     options.switches.extend(taken)
-    return index
 
 
-def _long_option(options: DiffOptions, arg: str) -> None:
+def _long_option(options: DiffOptions, arg: str, reader: ArgReader) -> None:
+    """One `--name[=N]`; diff's long options take no separate value."""
     name, has_value, value = arg[2:].partition("=")
     full = _complete_long_name(name, arg)
     if full in _LONG_FLAGS:
         if has_value:
-            raise DiffUsageError(f"diff: option '--{full}' doesn't allow an argument. Usage: {USAGE}")
+            raise usage_failure("diff", f"option '--{full}' doesn't allow an argument", USAGE, 2)
         setattr(options, _LONG_FLAGS[full], True)
     else:
         _set_style(options, _LONG_STYLES[full], _context_count(value) if has_value else 3)
@@ -99,21 +87,20 @@ def _complete_long_name(name: str, arg: str) -> str:
         return name
     matches = [candidate for candidate in known if name and candidate.startswith(name)]
     if len(matches) != 1:
-        raise DiffUsageError(f"diff: unknown option: {arg}. Usage: {USAGE}")
+        raise unknown_option("diff", arg, USAGE, 2)
     return matches[0]
 
 
 def _set_style(options: DiffOptions, style: str, context: int) -> None:
     if options.style not in ("normal", style):
-        raise DiffUsageError(f"diff: conflicting output style options: use one of -u, -U N, -c, -C N. "
-                             f"Usage: {USAGE}")
+        raise usage_failure("diff", "conflicting output style options: use one of -u, -U N, -c, -C N", USAGE, 2)
     options.style = style
     options.context = max(options.context, context)  # GNU keeps the largest count given
 
 
 def _context_count(value: str) -> int:
     if not value.isascii() or not value.isdigit():
-        raise DiffUsageError(f"diff: invalid context line count: {value}")
+        raise fail(f"diff: invalid context line count: {value}", 2)  # exit 2: GNU's trouble
     return int(value)
 
 

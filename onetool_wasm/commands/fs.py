@@ -9,7 +9,7 @@ from ..result import CommandResult, err, ok, ok_bytes
 from ..textutil import format_size, looks_binary
 from ..vfs.paths import parent_of
 from .fs_common import FS_ERRORS, file_write_failure, fs_failure, stat_or_fail
-from .helpers import check_materialized
+from .helpers import binary_input_message, check_materialized, fail, usage_error
 from .spec import CommandContext, CommandFailed, CommandSpec
 
 CAT_USAGE = "cat [path ...|-]"
@@ -34,7 +34,7 @@ async def cmd_stat(ctx: CommandContext, args: list[str], stdin: bytes) -> Comman
 async def cmd_cat(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     if not args:
         if not stdin:
-            return err(f"cat: usage: {CAT_USAGE}")
+            return usage_error("cat", CAT_USAGE)
         return ok_bytes(_checked_stdin(ctx, stdin, 0), "text/plain")
     if stdin and "-" not in args:
         # Piped text would be silently lost: say how to splice it in.
@@ -52,8 +52,7 @@ async def cmd_cat(ctx: CommandContext, args: list[str], stdin: bytes) -> Command
 def _checked_stdin(ctx: CommandContext, stdin: bytes, total_before: int) -> bytes:
     check_materialized(ctx, "cat", "stdin", total_before + len(stdin))
     if looks_binary(stdin):
-        raise CommandFailed(err(f"cat: stdin is binary ({format_size(len(stdin))}). "
-                                "Pipe text only, or save binary data to a file and inspect with stat."))
+        raise fail(binary_input_message("cat", None, len(stdin)))
     return stdin
 
 
@@ -61,16 +60,16 @@ async def _read_cat_file(ctx: CommandContext, target: str, total_before: int) ->
     normalized = ctx.vfs.normalize(target)
     info = await stat_or_fail(ctx, "cat", target)
     if not info.exists:
-        raise CommandFailed(err(f"cat: file not found: {normalized}. Use: ls {parent_of(normalized)}"))
+        raise fail(f"cat: file not found: {normalized}. Use: ls {parent_of(normalized)}")
     if info.is_dir:
-        raise CommandFailed(err(f"cat: path is a directory: {normalized}. Use: ls {normalized}"))
+        raise fail(f"cat: path is a directory: {normalized}. Use: ls {normalized}")
     check_materialized(ctx, "cat", normalized, total_before + info.size)
     try:
         data = await ctx.vfs.read_bytes(target)
     except FS_ERRORS as error:
         raise CommandFailed(await fs_failure(ctx, "cat", target, error)) from None
     if looks_binary(data):
-        raise CommandFailed(err(f"cat: binary file ({format_size(len(data))}): {normalized}. Use: stat {normalized}"))
+        raise fail(binary_input_message("cat", normalized, len(data)))
     return data
 
 
@@ -82,25 +81,26 @@ def content_from_args_or_stdin(command: str, args: list[str], stdin: bytes) -> b
         return " ".join(args[1:]).encode("utf-8")
     if stdin:
         return stdin
-    raise CommandFailed(err(f"{command}: no content provided. Pass content inline or pipe it via stdin."))
+    raise fail(f"{command}: no content provided. Pass content inline or pipe it via stdin.")
+
+
+async def _store(ctx: CommandContext, command: str, args: list[str], stdin: bytes) -> CommandResult:
+    data = content_from_args_or_stdin(command, args, stdin)
+    operation = ctx.vfs.append_bytes if command == "append" else ctx.vfs.write_bytes
+    try:
+        target = await operation(args[0], data)
+    except FS_ERRORS as error:
+        return await file_write_failure(ctx, command, args[0], error)
+    verb = "appended" if command == "append" else "wrote"
+    return ok(f"{verb} {format_size(len(data))} to {target}")
 
 
 async def cmd_write(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    data = content_from_args_or_stdin("write", args, stdin)
-    try:
-        target = await ctx.vfs.write_bytes(args[0], data)
-    except FS_ERRORS as error:
-        return await file_write_failure(ctx, "write", args[0], error)
-    return ok(f"wrote {format_size(len(data))} to {target}")
+    return await _store(ctx, "write", args, stdin)
 
 
 async def cmd_append(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    data = content_from_args_or_stdin("append", args, stdin)
-    try:
-        target = await ctx.vfs.append_bytes(args[0], data)
-    except FS_ERRORS as error:
-        return await file_write_failure(ctx, "append", args[0], error)
-    return ok(f"appended {format_size(len(data))} to {target}")
+    return await _store(ctx, "append", args, stdin)
 
 
 STAT = CommandSpec(

@@ -1,26 +1,16 @@
-"""What the fs commands share: option detection, C-locale child listings, and turning a
+"""What the fs commands share: C-locale child listings, listing results, and turning a
 failed VFS call into the one-line error upstream prints for it."""
 from __future__ import annotations
 
+from typing import Awaitable, Callable
+
 from ..result import CommandResult, err
+from ..vfs.base import VFSStat
 from ..vfs.errors import VFSError
-from ..vfs.paths import child_path, parent_of, path_segments
-from .helpers import format_vfs_error
+from ..vfs.paths import child_path, parent_of
+from .helpers import FS_ERRORS, first_file_in_path, format_vfs_error
 from .registry import c_locale_key
 from .spec import CommandContext, CommandFailed
-
-# Errors a file-system call can raise: typed VFS errors, or an OS error a directory
-# backend could not translate (a name too long for the host, say).
-FS_ERRORS = (VFSError, OSError)
-
-
-def is_option(arg: str) -> bool:
-    """`-x`, `--long`: an option; `-` alone names stdin or a path, never an option."""
-    return arg.startswith("-") and arg != "-"
-
-
-def unknown_option(command: str, option: str, usage: str) -> CommandResult:
-    return err(f"{command}: unknown option: {option}. Usage: {usage}")
 
 
 def entry_name(raw: str) -> str:
@@ -34,20 +24,6 @@ async def sorted_children(ctx: CommandContext, directory: str) -> list[tuple[str
     children = [(entry_name(raw), raw.endswith("/")) for raw in await ctx.vfs.listdir(directory)]
     children.sort(key=lambda child: c_locale_key(child[0]))
     return [(name, child_path(directory, name), is_dir) for name, is_dir in children]
-
-
-async def first_file_in_path(ctx: CommandContext, path: str) -> str | None:
-    """The first ancestor-or-self of `path` that is a file (why a parent is not a directory)."""
-    current = ""
-    for segment in path_segments(ctx.vfs.normalize(path)):
-        current += "/" + segment
-        try:
-            info = await ctx.vfs.stat(current)
-        except FS_ERRORS:
-            return None  # only ever a hint for a message: never a failure of its own
-        if info.exists and not info.is_dir:
-            return current
-    return None
 
 
 async def fs_failure(ctx: CommandContext, command: str, path: str, error: BaseException) -> CommandResult:
@@ -65,14 +41,45 @@ async def file_write_failure(ctx: CommandContext, command: str, path: str, error
     code = getattr(error, "code", None)
     normalized = ctx.vfs.normalize(path)
     if code == "EEXIST":
-        blocking = await first_file_in_path(ctx, parent_of(normalized))
-        if blocking:
-            return err(f"{command}: parent is not a directory: {blocking}")
-        return err(f"{command}: path already exists: {normalized}")
+        return await exists_failure(ctx, command, normalized, "path")
     if code == "ENOENT":
         missing = getattr(error, "path", "") or parent_of(normalized)
         return err(f"{command}: parent path not found: {missing}. Use: mkdir {missing}")
     return await fs_failure(ctx, command, path, error)
+
+
+async def visit_operands(ctx: CommandContext, command: str, operands: list[str],
+                         visit: Callable[[VFSStat], Awaitable[None]]) -> list[str]:
+    """`visit` each operand that exists, in order; returns the missing ones, normalized. A
+    failed VFS call (while statting or visiting) ends the command naming that operand."""
+    missing: list[str] = []
+    for operand in operands:
+        try:
+            info = await ctx.vfs.stat(operand)
+            if not info.exists:
+                missing.append(ctx.vfs.normalize(operand))
+                continue
+            await visit(info)
+        except FS_ERRORS as error:
+            raise CommandFailed(await fs_failure(ctx, command, operand, error)) from None
+    return missing
+
+
+def listing_result(command: str, output: str, missing: list[str]) -> CommandResult:
+    """What ls, find and tree print; operands that were not found are reported beside it (exit 1)."""
+    stdout = output.encode("utf-8")
+    if missing:
+        return CommandResult(stdout=stdout, stderr=f"{command}: path not found: {', '.join(missing)}", exit_code=1)
+    return CommandResult(stdout=stdout)
+
+
+async def exists_failure(ctx: CommandContext, command: str, target: str, what: str) -> CommandResult:
+    """EEXIST on `target`: often a file where a parent directory should be, else the
+    `what` (path, destination) itself is taken."""
+    blocking = await first_file_in_path(ctx, parent_of(target))
+    if blocking:
+        return err(f"{command}: parent is not a directory: {blocking}")
+    return err(f"{command}: {what} already exists: {target}")
 
 
 async def stat_or_fail(ctx: CommandContext, command: str, path: str):

@@ -5,16 +5,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..result import CommandResult, err
+from ..result import CommandResult
+from ..vfs.base import VFSStat
 from ..vfs.paths import base_name
-from .fs_common import FS_ERRORS, fs_failure, is_option, sorted_children, unknown_option
+from .fs_common import listing_result, sorted_children, visit_operands
 from .fs_glob import compile_glob
-from .spec import CommandContext, CommandFailed, CommandSpec
+from .helpers import fail
+from .options import ArgReader, unknown_option, usage_failure
+from .spec import CommandContext, CommandSpec
 
 FIND_USAGE = ("find [path] [--type file|dir|-type f|-type d] [--name pattern|-name pattern] "
               "[--max-depth N|-maxdepth N]")
 _TYPES = {"file": "file", "f": "file", "dir": "dir", "d": "dir"}
 _DEPTH = re.compile(r"[0-9]+")
+_VALUED_OPTIONS = ("--type", "-type", "--name", "-name", "-iname", "--max-depth", "-maxdepth")
 
 
 @dataclass
@@ -29,64 +33,40 @@ class FindFilters:
         return self.name is None or self.name.fullmatch(base_name(path)) is not None
 
 
-def parse_find_args(args: list[str]) -> tuple[FindFilters, list[str]] | CommandResult:
-    filters, paths = FindFilters(), []
-    index, options_done = 0, False
-    while index < len(args):
-        arg = args[index]
-        if options_done or not is_option(arg):
-            paths.append(arg)
-        elif arg == "--":
-            options_done = True
-        elif arg == "-print":
-            pass  # GNU's default action, written out
-        elif arg in ("--type", "-type", "--name", "-name", "-iname", "--max-depth", "-maxdepth"):
-            if index + 1 >= len(args):
-                return err(f"find: missing value for {arg}. Usage: {FIND_USAGE}")
-            problem = _apply_option(filters, arg, args[index + 1])
-            if problem is not None:
-                return problem
-            index += 1
-        else:
-            return unknown_option("find", arg, FIND_USAGE)
-        index += 1
-    return filters, paths
+def parse_find_args(args: list[str]) -> tuple[FindFilters, list[str]]:
+    filters = FindFilters()
+    reader = ArgReader(args)
+    for arg in reader:
+        if arg == "-print":
+            continue  # GNU's default action, written out
+        if arg not in _VALUED_OPTIONS:
+            raise unknown_option("find", arg, FIND_USAGE)
+        missing = usage_failure("find", f"missing value for {arg}", FIND_USAGE)
+        _apply_option(filters, arg, reader.value(None, missing))
+    return filters, reader.operands
 
 
-def _apply_option(filters: FindFilters, option: str, value: str) -> CommandResult | None:
+def _apply_option(filters: FindFilters, option: str, value: str) -> None:
     if option.endswith("type"):
         if value not in _TYPES:
-            return err(f"find: invalid value for {option}: {value}. Expected file, dir, f, or d.")
+            raise fail(f"find: invalid value for {option}: {value}. Expected file, dir, f, or d.")
         filters.type_filter = _TYPES[value]
     elif option.endswith("name"):
         filters.name = compile_glob(value, ignore_case=option == "-iname")
     else:
         if not _DEPTH.fullmatch(value):
-            return err(f"find: invalid integer for {option}: {value}")
+            raise fail(f"find: invalid integer for {option}: {value}")
         filters.max_depth = int(value)
-    return None
 
 
 async def cmd_find(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    parsed = parse_find_args(args)
-    if isinstance(parsed, CommandResult):
-        return parsed
-    filters, starts = parsed
+    filters, starts = parse_find_args(args)
     matches: list[str] = []
-    missing: list[str] = []
-    for start in starts or ["/"]:
-        try:
-            info = await ctx.vfs.stat(start)
-            if not info.exists:
-                missing.append(ctx.vfs.normalize(start))
-                continue
-            await _walk(ctx, info.path, info.is_dir, filters, matches)
-        except FS_ERRORS as error:
-            raise CommandFailed(await fs_failure(ctx, "find", start, error)) from None
-    stdout = "".join(f"{path}\n" for path in matches).encode("utf-8")
-    if missing:
-        return CommandResult(stdout=stdout, stderr=f"find: path not found: {', '.join(missing)}", exit_code=1)
-    return CommandResult(stdout=stdout)
+
+    async def visit(info: VFSStat) -> None:
+        await _walk(ctx, info.path, info.is_dir, filters, matches)
+    missing = await visit_operands(ctx, "find", starts or ["/"], visit)
+    return listing_result("find", "".join(f"{path}\n" for path in matches), missing)
 
 
 async def _walk(ctx: CommandContext, start: str, is_dir: bool, filters: FindFilters, matches: list[str]) -> None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from ..result import CommandResult, err
 from ..vfs.base import VFSStat
 from ..vfs.paths import parent_of
-from .fs_common import FS_ERRORS, fs_failure, is_option, sorted_children, unknown_option
+from .fs_common import FS_ERRORS, fs_failure, listing_result, sorted_children, visit_operands
+from .options import ArgReader, unknown_option
 from .registry import c_locale_key
 from .spec import CommandContext, CommandFailed, CommandSpec
 
@@ -35,30 +36,21 @@ class LsEntry:
     synthetic: bool = False  # `.` and `..`: shown with -a, never recursed into
 
 
-def parse_ls_args(args: list[str]) -> tuple[LsOptions, list[str]] | CommandResult:
+def parse_ls_args(args: list[str]) -> tuple[LsOptions, list[str]]:
     flags: set[str] = set()
-    paths: list[str] = []
-    options_done = False
-    for arg in args:
-        if not options_done and arg == "--":
-            options_done = True
-        elif not options_done and is_option(arg):
-            if arg.startswith("--"):
-                return unknown_option("ls", arg, LS_USAGE)
-            unknown = next((flag for flag in arg[1:] if flag not in "1aRl"), None)
-            if unknown is not None:
-                return unknown_option("ls", f"-{unknown}", LS_USAGE)
-            flags.update(arg[1:])
-        else:
-            paths.append(arg)
-    return LsOptions(all="a" in flags, long="l" in flags, recursive="R" in flags), paths
+    reader = ArgReader(args)
+    for arg in reader:
+        if arg.startswith("--"):
+            raise unknown_option("ls", arg, LS_USAGE)
+        unknown = next((flag for flag in arg[1:] if flag not in "1aRl"), None)
+        if unknown is not None:
+            raise unknown_option("ls", f"-{unknown}", LS_USAGE)
+        flags.update(arg[1:])
+    return LsOptions(all="a" in flags, long="l" in flags, recursive="R" in flags), reader.operands
 
 
 async def cmd_ls(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    parsed = parse_ls_args(args)
-    if isinstance(parsed, CommandResult):
-        return parsed
-    options, operands = parsed
+    options, operands = parse_ls_args(args)
     operands = operands or ["/"]
     files, directories, missing = await _classify(ctx, operands)
     blocks: list[str] = []
@@ -68,26 +60,17 @@ async def cmd_ls(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandR
     for directory in directories:
         blocks.extend(await _directory_blocks(ctx, directory.path, options, with_headers))
     text = "\n\n".join(blocks)
-    stdout = (text + "\n").encode("utf-8") if text else b""
-    if missing:
-        return CommandResult(stdout=stdout, stderr=f"ls: path not found: {', '.join(missing)}", exit_code=1)
-    return CommandResult(stdout=stdout)
+    return listing_result("ls", text + "\n" if text else "", missing)
 
 
 async def _classify(ctx: CommandContext, operands: list[str]) -> tuple[list[VFSStat], list[VFSStat], list[str]]:
     """Operands as (files, directories, missing paths); files and directories in name order."""
     files: list[VFSStat] = []
     directories: list[VFSStat] = []
-    missing: list[str] = []
-    for operand in operands:
-        try:
-            info = await ctx.vfs.stat(operand)
-        except FS_ERRORS as error:
-            raise CommandFailed(await fs_failure(ctx, "ls", operand, error)) from None
-        if not info.exists:
-            missing.append(ctx.vfs.normalize(operand))
-        else:
-            (directories if info.is_dir else files).append(info)
+
+    async def visit(info: VFSStat) -> None:
+        (directories if info.is_dir else files).append(info)
+    missing = await visit_operands(ctx, "ls", operands, visit)
     files.sort(key=lambda info: c_locale_key(info.path))
     directories.sort(key=lambda info: c_locale_key(info.path))
     return files, directories, missing

@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 
 from ..result import CommandResult, err, ok
-from ..vfs.paths import parent_of
-from .fs_common import (FS_ERRORS, file_write_failure, first_file_in_path, fs_failure, is_option, stat_or_fail,
-                        unknown_option)
+from .fs_common import FS_ERRORS, exists_failure, file_write_failure, fs_failure, stat_or_fail
+from .helpers import usage_error
+from .options import ArgReader, is_option, unknown_option
 from .spec import CommandContext, CommandFailed, CommandSpec
 
 MKDIR_USAGE = "mkdir [-p] <path>"
@@ -20,18 +20,19 @@ _MKDIR_FLAGS = re.compile(r"-p")
 _RM_FLAGS = re.compile(r"-[rRf]+")
 
 
-def _single_path(command: str, args: list[str], usage: str,
-                 accepts: re.Pattern[str]) -> tuple[str, str] | CommandResult:
+def _single_path(command: str, args: list[str], usage: str, accepts: re.Pattern[str]) -> tuple[str, str]:
     """`[flags] <path>` -> (flags, path); `--` ends options, so `rm -- -draft` names a path."""
     *options, path = args
     if options == ["--"]:
         return "", path
     if not options and is_option(path):
-        return err(f"{command}: usage: {usage}") if accepts.fullmatch(path) else unknown_option(command, path, usage)
+        if accepts.fullmatch(path):  # `mkdir -p`: a flag but no path
+            raise CommandFailed(usage_error(command, usage))
+        raise unknown_option(command, path, usage)
     flags = ""
     for option in options:
         if not accepts.fullmatch(option):
-            return unknown_option(command, option, usage)
+            raise unknown_option(command, option, usage)
         flags += option[1:]
     return flags, path
 
@@ -39,10 +40,7 @@ def _single_path(command: str, args: list[str], usage: str,
 # -- mkdir --------------------------------------------------------------------------------
 
 async def cmd_mkdir(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    parsed = _single_path("mkdir", args, MKDIR_USAGE, _MKDIR_FLAGS)
-    if isinstance(parsed, CommandResult):
-        return parsed
-    path = parsed[1]
+    _, path = _single_path("mkdir", args, MKDIR_USAGE, _MKDIR_FLAGS)
     try:
         return ok(f"created {await ctx.vfs.mkdir(path, True)}")
     except FS_ERRORS as error:
@@ -55,10 +53,7 @@ async def cmd_mkdir(ctx: CommandContext, args: list[str], stdin: bytes) -> Comma
 
 async def cmd_rm(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     # Recursive always (upstream); -f, alone or bundled (`rm -rf`), makes a missing path no error.
-    parsed = _single_path("rm", args, RM_USAGE, _RM_FLAGS)
-    if isinstance(parsed, CommandResult):
-        return parsed
-    flags, path = parsed
+    flags, path = _single_path("rm", args, RM_USAGE, _RM_FLAGS)
     try:
         return ok(f"removed {await ctx.vfs.delete(path)}")
     except FS_ERRORS as error:
@@ -72,7 +67,7 @@ async def cmd_rm(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandR
 
 # -- cp / mv ------------------------------------------------------------------------------
 
-def _src_dst(command: str, args: list[str], usage: str) -> tuple[str, str] | CommandResult:
+def _src_dst(command: str, args: list[str], usage: str) -> tuple[str, str]:
     """Two paths; cp also takes GNU's -r/-R (it always copies directories whole), and a
     leading `--` lets a path start with a dash."""
     if command == "cp" and args and args[0] in ("-r", "-R"):
@@ -80,15 +75,12 @@ def _src_dst(command: str, args: list[str], usage: str) -> tuple[str, str] | Com
     if args and args[0] == "--":
         args = args[1:]
     if len(args) != 2:
-        return err(f"{command}: usage: {usage}")
+        raise CommandFailed(usage_error(command, usage))
     return args[0], args[1]
 
 
 async def _transfer(ctx: CommandContext, command: str, args: list[str], usage: str) -> CommandResult:
-    parsed = _src_dst(command, args, usage)
-    if isinstance(parsed, CommandResult):
-        return parsed
-    src, dst = parsed
+    src, dst = _src_dst(command, args, usage)
     operation = ctx.vfs.copy if command == "cp" else ctx.vfs.move
     try:
         moved_from, moved_to = await operation(src, dst)
@@ -105,10 +97,7 @@ async def _transfer_failure(ctx: CommandContext, command: str, src: str, dst: st
     if code == "ENOENT":
         return err(f"{command}: source not found: {ctx.vfs.normalize(src)}")
     if code == "EEXIST":
-        blocking = await first_file_in_path(ctx, parent_of(target))
-        if blocking:
-            return err(f"{command}: parent is not a directory: {blocking}")
-        return err(f"{command}: destination already exists: {target}")
+        return await exists_failure(ctx, command, target, "destination")
     if code == "EISDIR":
         return err(f"{command}: destination is a directory: {target}. Use a file path.")
     if code == "EINVAL":
@@ -127,19 +116,15 @@ async def cmd_mv(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandR
 # -- touch --------------------------------------------------------------------------------
 
 async def cmd_touch(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    no_create, paths = False, []
-    for index, arg in enumerate(args):
-        if arg == "--":
-            paths.extend(args[index + 1:])
-            break
-        if arg == "-c":
-            no_create = True
-        elif is_option(arg):
-            return unknown_option("touch", arg, TOUCH_USAGE)
-        else:
-            paths.append(arg)
+    no_create = False
+    reader = ArgReader(args)
+    for arg in reader:
+        if arg != "-c":
+            raise unknown_option("touch", arg, TOUCH_USAGE)
+        no_create = True
+    paths = reader.operands
     if not paths:
-        return err(f"touch: usage: {TOUCH_USAGE}")
+        return usage_error("touch", TOUCH_USAGE)
     lines = [line for path in paths if (line := await _touch_one(ctx, path, no_create))]
     return ok("".join(f"{line}\n" for line in lines))
 

@@ -15,9 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..result import CommandResult, err
-from .fs_common import FS_ERRORS, fs_failure, is_option, sorted_children, unknown_option
-from .spec import CommandContext, CommandFailed, CommandSpec
+from ..result import CommandResult
+from ..vfs.base import VFSStat
+from .fs_common import listing_result, sorted_children, visit_operands
+from .helpers import fail
+from .options import ArgReader, unknown_option, usage_failure
+from .spec import CommandContext, CommandSpec
 
 TREE_USAGE = "tree [-a] [-d] [-L N] [path ...]"
 _LEVEL = re.compile(r"[0-9]+")
@@ -43,64 +46,40 @@ class Counts:
         return f"{directories}, {self.files} file{'' if self.files == 1 else 's'}"
 
 
-def parse_tree_args(args: list[str]) -> tuple[TreeOptions, list[str]] | CommandResult:
-    show_all, dirs_only, level, paths = False, False, None, []
-    index, options_done = 0, False
-    while index < len(args):
-        arg = args[index]
-        if options_done or not is_option(arg):
-            paths.append(arg)
-        elif arg == "--":
-            options_done = True
-        elif re.fullmatch(r"-[ad]*L.*", arg):
+def parse_tree_args(args: list[str]) -> tuple[TreeOptions, list[str]]:
+    show_all, dirs_only, level = False, False, None
+    reader = ArgReader(args)
+    for arg in reader:
+        if re.fullmatch(r"-[ad]*L.*", arg):
             # -L N, -LN, and bundles ending in L (`-aL 2`)
             flags, _, value = arg[1:].partition("L")
             show_all, dirs_only = show_all or "a" in flags, dirs_only or "d" in flags
-            if not value:
-                if index + 1 >= len(args):
-                    return err(f"tree: missing value for -L. Usage: {TREE_USAGE}")
-                index += 1
-                value = args[index]
+            value = reader.value(value or None, usage_failure("tree", "missing value for -L", TREE_USAGE))
             if not _LEVEL.fullmatch(value) or int(value) < 1:
-                return err(f"tree: invalid level for -L: {value}. Use a whole number of 1 or more, "
+                raise fail(f"tree: invalid level for -L: {value}. Use a whole number of 1 or more, "
                            "e.g. tree -L 2 /")
             level = int(value)
         elif re.fullmatch(r"-[ad]+", arg):
             show_all, dirs_only = show_all or "a" in arg, dirs_only or "d" in arg
         else:
-            return unknown_option("tree", arg, TREE_USAGE)
-        index += 1
-    return TreeOptions(show_all, dirs_only, level), paths
+            raise unknown_option("tree", arg, TREE_USAGE)
+    return TreeOptions(show_all, dirs_only, level), reader.operands
 
 
 async def cmd_tree(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    parsed = parse_tree_args(args)
-    if isinstance(parsed, CommandResult):
-        return parsed
-    options, roots = parsed
+    options, roots = parse_tree_args(args)
     lines: list[str] = []
     counts = Counts()
-    missing: list[str] = []
-    for root in roots or ["/"]:
-        try:
-            info = await ctx.vfs.stat(root)
-            if not info.exists:
-                missing.append(ctx.vfs.normalize(root))
-                continue
-            lines.append(info.path)
-            if info.is_dir:
-                await _draw(ctx, info.path, options, counts, lines)
-            elif not options.dirs_only:
-                counts.files += 1
-        except FS_ERRORS as error:
-            raise CommandFailed(await fs_failure(ctx, "tree", root, error)) from None
-    stdout = ""
-    if lines:
-        stdout = "\n".join(lines) + "\n\n" + counts.report(options.dirs_only) + "\n"
-    if missing:
-        return CommandResult(stdout=stdout.encode("utf-8"), exit_code=1,
-                             stderr=f"tree: path not found: {', '.join(missing)}")
-    return CommandResult(stdout=stdout.encode("utf-8"))
+
+    async def visit(info: VFSStat) -> None:
+        lines.append(info.path)
+        if info.is_dir:
+            await _draw(ctx, info.path, options, counts, lines)
+        elif not options.dirs_only:
+            counts.files += 1
+    missing = await visit_operands(ctx, "tree", roots or ["/"], visit)
+    output = "\n".join(lines) + "\n\n" + counts.report(options.dirs_only) + "\n" if lines else ""
+    return listing_result("tree", output, missing)
 
 
 async def _draw(ctx: CommandContext, root: str, options: TreeOptions, counts: Counts, lines: list[str]) -> None:

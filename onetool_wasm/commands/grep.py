@@ -10,12 +10,13 @@ from __future__ import annotations
 import fnmatch
 
 from ..result import TEXT, CommandResult, err, ok
-from ..textutil import format_size, looks_binary
+from ..textutil import looks_binary
 from ..vfs.errors import VFSError
 from ..vfs.paths import base_name
 from .grep_options import GREP_USAGE, GrepOptions, parse_grep_args
 from .grep_scan import Printer, Scan, scan
-from .helpers import check_materialized, format_vfs_error, no_input_error
+from .helpers import (binary_input_message, check_materialized, fail, format_vfs_error, no_input_error,
+                      read_file_bytes)
 from .regex import Regex, RegexError, compile_grep, split_patterns
 from .spec import CommandContext, CommandFailed, CommandSpec
 
@@ -115,10 +116,8 @@ async def _inputs_for_path(run: _Run, operand: str):
         run.saw_directory = True
         async for item in _walk(run, path):
             yield item
-    elif _wanted_file(run.options, path):
-        data = await _read_file(run, path, "file not found")
-        if data is not None:
-            yield _Input(path, data)
+    elif (item := await _file_input(run, path)) is not None:
+        yield item
 
 
 async def _walk(run: _Run, directory: str):
@@ -136,10 +135,16 @@ async def _walk(run: _Run, directory: str):
                 continue
             async for item in _walk(run, path):
                 yield item
-        elif _wanted_file(run.options, path):
-            data = await _read_file(run, path, "file not found")
-            if data is not None:
-                yield _Input(path, data)
+        elif (item := await _file_input(run, path)) is not None:
+            yield item
+
+
+async def _file_input(run: _Run, path: str) -> _Input | None:
+    """A file to search, unless --include/--exclude leave it out or it cannot be read."""
+    if not _wanted_file(run.options, path):
+        return None
+    data = await _read_file(run, path, "file not found")
+    return None if data is None else _Input(path, data)
 
 
 def _wanted_file(options: GrepOptions, path: str) -> bool:
@@ -152,19 +157,13 @@ def _wanted_file(options: GrepOptions, path: str) -> bool:
 async def _read_file(run: _Run, path: str, not_found_label: str, strict: bool = False) -> bytes | None:
     ctx = run.ctx
     try:
-        info = await ctx.vfs.stat(path)
-        if not info.exists:
-            raise VFSError("ENOENT", ctx.vfs.normalize(path))
-        if info.is_dir:
-            raise VFSError("EISDIR", ctx.vfs.normalize(path))
-        check_materialized(ctx, "grep", ctx.vfs.normalize(path), info.size)
-        return await ctx.vfs.read_bytes(path)
+        return await read_file_bytes(ctx, "grep", path)
     except VFSError as error:
         failure = await format_vfs_error(ctx, "grep", path, error, not_found_label=not_found_label)
     except CommandFailed as error:
         failure = error.result
     if strict:
-        raise CommandFailed(err(failure.stderr, 2))
+        raise fail(failure.stderr, 2)
     run.error(failure.stderr)
     return None
 
@@ -219,11 +218,8 @@ def _finish(run: _Run, printer: Printer) -> CommandResult:
 
 
 def _binary_refusal(item: _Input) -> CommandResult:
-    size = format_size(len(item.data))
-    if item.label == STDIN_LABEL:
-        return err(f"grep: stdin is binary ({size}). "
-                   "Pipe text only, or save binary data to a file and inspect with stat.", 2)
-    return err(f"grep: binary file ({size}): {item.label}. Use: stat {item.label}", 2)
+    source = None if item.label == STDIN_LABEL else item.label
+    return err(binary_input_message("grep", source, len(item.data)), 2)
 
 
 GREP_DETAILS = (

@@ -6,8 +6,9 @@ ends them. The first operand is the pattern unless `-e`/`-f` gave patterns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
-from ..result import err
+from .options import ArgReader, read_options, unknown_option, usage_failure
 from .spec import CommandFailed
 
 GREP_USAGE = "grep [-i] [-v] [-c] [-n] [-F] [-E] [-o] [-w] [-x] [-q] <pattern> [path]"
@@ -69,33 +70,21 @@ class GrepOptions:
         return self.after is not None or self.before is not None
 
 
-def usage_failure(message: str) -> CommandFailed:
-    return CommandFailed(err(f"grep: {message}. Usage: {GREP_USAGE}"))
+def _fail(message: str) -> CommandFailed:
+    return usage_failure("grep", message, GREP_USAGE)
 
 
 def parse_grep_args(args: list[str]) -> GrepOptions:
     options = GrepOptions()
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        if arg == "--":
-            options.operands.extend(args[index:])
-            break
-        if arg.startswith("--"):
-            index = _long(options, arg, args, index)
-        elif arg.startswith("-") and arg != "-":
-            index = _cluster(options, arg, args, index)
-        else:
-            options.operands.append(arg)
+    options.operands = read_options(args, partial(_long, options), partial(_cluster, options)).operands
     if not options.patterns and not options.pattern_files:
         if not options.operands:
-            raise usage_failure("missing pattern")
+            raise _fail("missing pattern")
         options.patterns.append(options.operands.pop(0))
     return options
 
 
-def _cluster(options: GrepOptions, arg: str, args: list[str], index: int) -> int:
+def _cluster(options: GrepOptions, arg: str, reader: ArgReader) -> None:
     position = 1
     while position < len(arg):
         letter = arg[position]
@@ -107,46 +96,36 @@ def _cluster(options: GrepOptions, arg: str, args: list[str], index: int) -> int
             options.after = options.before = int(arg[position - 1:end])
             position = end
         elif letter in _VALUES:
-            value = arg[position:]
-            if not value:
-                if index >= len(args):
-                    raise usage_failure(f"missing value for -{letter}")
-                value, index = args[index], index + 1
+            value = reader.value(arg[position:] or None, _fail(f"missing value for -{letter}"))
             _set_value(options, letter, value, f"-{letter}")
-            return index
+            return
         elif letter in _FLAGS:
             name, value = _FLAGS[letter]
             setattr(options, name, value)
         elif letter == "P":
-            raise usage_failure("-P (Perl regex) is not supported; use -E (write [0-9] for \\d)")
+            raise _fail("-P (Perl regex) is not supported; use -E (write [0-9] for \\d)")
         else:
-            raise usage_failure(f"unknown option: -{letter}")
-    return index
+            raise unknown_option("grep", f"-{letter}", GREP_USAGE)
 
 
-def _long(options: GrepOptions, arg: str, args: list[str], index: int) -> int:
+def _long(options: GrepOptions, arg: str, reader: ArgReader) -> None:
     name, has_value, value = arg[2:].partition("=")
     if name in _IGNORED:
         if name == "no-group-separator":
             options.group_separator = None
-        return index
-    if name in _LONG_FLAGS and not has_value:
+    elif name in _LONG_FLAGS and not has_value:
         attribute, setting = _FLAGS[_LONG_FLAGS[name]]
         setattr(options, attribute, setting)
-        return index
-    if name in _LONG_VALUES or name in _LONG_LISTS or name == "group-separator":
-        if not has_value:
-            if index >= len(args):
-                raise usage_failure(f"missing value for --{name}")
-            value, index = args[index], index + 1
+    elif name in _LONG_VALUES or name in _LONG_LISTS or name == "group-separator":
+        value = reader.value(value if has_value else None, _fail(f"missing value for --{name}"))
         if name in _LONG_LISTS:
             getattr(options, _LONG_LISTS[name]).append(value)
         elif name == "group-separator":
             options.group_separator = value
         else:
             _set_value(options, _LONG_VALUES[name], value, f"--{name}")
-        return index
-    raise usage_failure(f"unknown option: {arg}")
+    else:
+        raise unknown_option("grep", arg, GREP_USAGE)
 
 
 def _set_value(options: GrepOptions, letter: str, value: str, flag: str) -> None:
@@ -167,5 +146,5 @@ def _set_value(options: GrepOptions, letter: str, value: str, flag: str) -> None
 def _count(value: str, flag: str) -> int:
     text = value.strip()
     if not (text.isascii() and text.isdigit()):
-        raise usage_failure(f"invalid number for {flag}: {value}")
+        raise _fail(f"invalid number for {flag}: {value}")
     return int(text)

@@ -6,22 +6,27 @@ straight through: `text = await read_text_input(ctx, "wc", path, stdin)`.
 """
 from __future__ import annotations
 
-import json
-from typing import Any, Sequence
+from typing import Any
 
-from ..result import CommandResult, err
+from ..result import OCTET, TEXT, CommandResult, err
 from ..textutil import format_size, looks_binary
 from ..vfs.errors import VFSError
-from ..vfs.paths import parent_of
+from ..vfs.paths import parent_of, path_segments
+from .json_text import parse_json_text
 from .spec import CommandContext, CommandFailed
+
+# Errors a file-system call can raise: typed VFS errors, or an OS error a directory
+# backend could not translate (a name too long for the host, say).
+FS_ERRORS = (VFSError, OSError)
+
+
+def fail(message: str, exit_code: int = 1) -> CommandFailed:
+    """`raise fail(...)` ends the command with this one-line error."""
+    return CommandFailed(err(message, exit_code))
 
 
 def usage_error(command: str, usage: str, exit_code: int = 1) -> CommandResult:
     return err(f"{command}: usage: {usage}", exit_code)
-
-
-def stdin_not_accepted_error(command: str) -> CommandResult:
-    return err(f"{command}: does not accept stdin")
 
 
 def missing_adapter_error(command: str, adapter: str) -> CommandResult:
@@ -47,59 +52,61 @@ async def format_vfs_error(ctx: CommandContext, command: str, path: str, error: 
         hint = directory_hint if directory_hint is not None else f"ls {normalized}"
         return err(f"{command}: {directory_label}: {normalized}{_hint(hint)}")
     if code == "ENOTDIR":
-        return err(f"{command}: parent is not a directory: {await _blocking_parent(ctx, normalized)}")
+        parent = parent_of(normalized)
+        return err(f"{command}: parent is not a directory: {await first_file_in_path(ctx, parent) or parent}")
     if code == "EESCAPE":
         return err(f"{command}: path escapes workspace root: {error.path or normalized}")
     if code == "EEXIST":
         return err(f"{command}: path already exists: {normalized}")
     if code == "ERESOURCE_LIMIT":
-        return err(resource_limit_message(command, error))
+        return err(f"{command}: {error.message}")
     return err(f"{command}: {error}")
-
-
-def resource_limit_message(command: str, error: VFSError) -> str:
-    details = error.details or {}
-    kind = details.get("limitKind", "resource limit")
-    if isinstance(details.get("limit"), int) and isinstance(details.get("actual"), int):
-        return f"{command}: resource limit exceeded ({kind}: {details['actual']} > {details['limit']}) at {error.path}"
-    return f"{command}: resource limit exceeded ({kind}) at {error.path}"
 
 
 def _hint(hint: str) -> str:
     return f". Use: {hint}" if hint else ""
 
 
-async def _blocking_parent(ctx: CommandContext, path: str) -> str:
-    """The first ancestor that is a file (the reason for ENOTDIR), else the parent."""
+async def first_file_in_path(ctx: CommandContext, path: str) -> str | None:
+    """The first ancestor-or-self of `path` that is a file (why a parent is not a directory)."""
     current = ""
-    for segment in [s for s in parent_of(path).split("/") if s]:
-        current += f"/{segment}"
-        info = await ctx.vfs.stat(current)
+    for segment in path_segments(ctx.vfs.normalize(path)):
+        current += "/" + segment
+        try:
+            info = await ctx.vfs.stat(current)
+        except FS_ERRORS:
+            return None  # only ever a hint for a message: never a failure of its own
         if info.exists and not info.is_dir:
             return current
-    return parent_of(path)
+    return None
 
 
 def check_materialized(ctx: CommandContext, command: str, subject: str, size: int) -> None:
     """Refuse to load more than the execution policy's max_materialized_bytes."""
     limit = ctx.max_materialized_bytes
     if limit is not None and size > limit:
-        raise CommandFailed(err(f"{command}: input exceeds max materialized size "
-                                f"({format_size(size)} > {format_size(limit)}): {subject}"))
+        raise fail(f"{command}: input exceeds max materialized size "
+                   f"({format_size(size)} > {format_size(limit)}): {subject}")
+
+
+async def read_file_bytes(ctx: CommandContext, command: str, path: str) -> bytes:
+    """A regular file's bytes: a missing path or a directory raises VFSError (ENOENT,
+    EISDIR) for the caller to word, a file over max_materialized_bytes CommandFailed."""
+    normalized = ctx.vfs.normalize(path)
+    info = await ctx.vfs.stat(path)
+    if not info.exists:
+        raise VFSError("ENOENT", normalized)
+    if info.is_dir:
+        raise VFSError("EISDIR", normalized)
+    check_materialized(ctx, command, normalized, info.size)
+    return await ctx.vfs.read_bytes(path)
 
 
 async def read_bytes_input(ctx: CommandContext, command: str, path: str | None, stdin: bytes) -> bytes:
     """A file's bytes when a path is given, else stdin; errors name the command."""
     if path is not None:
-        normalized = ctx.vfs.normalize(path)
         try:
-            info = await ctx.vfs.stat(path)
-            if not info.exists:
-                raise VFSError("ENOENT", normalized)
-            if info.is_dir:
-                raise VFSError("EISDIR", normalized)
-            check_materialized(ctx, command, normalized, info.size)
-            return await ctx.vfs.read_bytes(path)
+            return await read_file_bytes(ctx, command, path)
         except VFSError as error:
             raise CommandFailed(await format_vfs_error(ctx, command, path, error,
                                                        not_found_label="file not found")) from None
@@ -113,31 +120,36 @@ async def read_text_input(ctx: CommandContext, command: str, path: str | None, s
     """A file's text when a path is given, else stdin text; binary input is refused."""
     data = await read_bytes_input(ctx, command, path, stdin)
     if looks_binary(data):
-        if path is not None:
-            normalized = ctx.vfs.normalize(path)
-            raise CommandFailed(err(f"{command}: binary file ({format_size(len(data))}): {normalized}. "
-                                    f"Use: stat {normalized}"))
-        raise CommandFailed(err(f"{command}: stdin is binary ({format_size(len(data))}). "
-                                "Pipe text only, or save binary data to a file and inspect with stat."))
+        source = ctx.vfs.normalize(path) if path is not None else None
+        raise fail(binary_input_message(command, source, len(data)))
     return data.decode("utf-8", errors="replace")
 
 
+def binary_input_message(command: str, source: str | None, size: int) -> str:
+    """Why binary input is refused: `source` is the file's path, None for stdin."""
+    if source is None:
+        return (f"{command}: stdin is binary ({format_size(size)}). "
+                "Pipe text only, or save binary data to a file and inspect with stat.")
+    return f"{command}: binary file ({format_size(size)}): {source}. Use: stat {source}"
+
+
+def content_type_for(data: bytes) -> str:
+    """The content type of a command's byte output: octet-stream when it looks binary."""
+    return OCTET if looks_binary(data) else TEXT
+
+
 async def read_json_input(ctx: CommandContext, command: str, path: str | None, stdin: bytes) -> Any:
+    """The JSON value of a file (or stdin), parsed as strictly as JSON.parse."""
     text = await read_text_input(ctx, command, path, stdin)
     try:
-        return json.loads(text)
+        return parse_json_text(text)
     except ValueError as error:
-        source = ctx.vfs.normalize(path) if path is not None else "stdin"
-        raise CommandFailed(err(f"{command}: invalid JSON in {source}: {error}")) from None
+        where = f" in {ctx.vfs.normalize(path)}" if path is not None else ""
+        raise fail(f"{command}: invalid JSON{where}: {error}") from None
 
 
-def parse_count_flag(command: str, args: Sequence[str], default: int, flag: str = "-n") -> tuple[int, list[str]]:
-    """`-n N` at the front of args -> (N, rest); a bad value fails with a clear message."""
-    if not args or args[0] != flag:
-        return default, list(args)
-    if len(args) < 2:
-        raise CommandFailed(err(f"{command}: missing value for {flag}"))
-    try:
-        return int(args[1], 10), list(args[2:])
-    except ValueError:
-        raise CommandFailed(err(f"{command}: invalid integer for {flag}: {args[1]}")) from None
+def bounded_int(digits: str, limit: int = 10**15) -> int:
+    """int() of a validated digit string, clamped: Python refuses to parse over 4300 digits."""
+    if len(digits.lstrip("+-").lstrip("0")) > 16:
+        return -limit if digits.startswith("-") else limit
+    return max(-limit, min(limit, int(digits)))

@@ -7,13 +7,14 @@ sed_script, the cycle in sed_exec. Messages that upstream records are kept word 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Sequence
 
-from ..result import OCTET, TEXT, CommandResult, err, ok
-from ..textutil import looks_binary
+from ..result import CommandResult, err, ok
 from ..vfs.errors import VFSError
 from ..vfs.paths import base_name, parent_of
-from .helpers import check_materialized, format_vfs_error
+from .helpers import check_materialized, content_type_for, fail, format_vfs_error, read_file_bytes
+from .options import ArgReader, read_options, unknown_option
 from .sed_exec import Output, SedMachine, SedRuntimeError, split_input
 from .sed_script import ScriptError, parse_script
 from .spec import CommandContext, CommandFailed, CommandSpec
@@ -35,33 +36,22 @@ class SedOptions:
 
 
 def _fail(message: str) -> CommandFailed:
-    return CommandFailed(err(f"sed: {message}"))
+    return fail(f"sed: {message}")
 
 
 def parse_sed_args(args: Sequence[str]) -> SedOptions:
     options = SedOptions()
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        if arg == "--":
-            options.operands.extend(args[index:])
-            break
-        if arg.startswith("--"):
-            index = _long(options, arg, args, index)
-        elif arg.startswith("-") and arg != STDIN:
-            index = _cluster(options, arg, args, index)
-        else:
-            options.operands.append(arg)
+    options.operands = read_options(args, partial(_long, options), partial(_cluster, options)).operands
     return options
 
 
-def _cluster(options: SedOptions, arg: str, args: Sequence[str], index: int) -> int:
-    position = 1
-    while position < len(arg):
-        letter = arg[position]
-        position += 1
-        rest = arg[position:]
+def _missing_script(letter: str) -> CommandFailed:
+    return _fail("missing script for -e" if letter == "e" else "missing script file for -f")
+
+
+def _cluster(options: SedOptions, arg: str, reader: ArgReader) -> None:
+    for position in range(1, len(arg)):
+        letter, rest = arg[position], arg[position + 1:]
         if letter == "n":
             options.quiet = True
         elif letter in "Er":
@@ -72,34 +62,24 @@ def _cluster(options: SedOptions, arg: str, args: Sequence[str], index: int) -> 
             pass
         elif letter == "i":  # -i[SUFFIX]: the rest of the word is the suffix
             options.in_place = rest
-            return index
+            return
         elif letter in "ef":
-            if not rest:
-                if index >= len(args):
-                    raise _fail("missing script for -e" if letter == "e" else "missing script file for -f")
-                rest, index = args[index], index + 1
-            options.scripts.append((letter, rest))
-            return index
+            options.scripts.append((letter, reader.value(rest or None, _missing_script(letter))))
+            return
         else:
-            raise _fail(f"unknown option: -{letter}. Usage: {SED_USAGE}")
-    return index
+            raise unknown_option("sed", f"-{letter}", SED_USAGE)
 
 
-def _long(options: SedOptions, arg: str, args: Sequence[str], index: int) -> int:
+def _long(options: SedOptions, arg: str, reader: ArgReader) -> None:
     name, has_value, value = arg[2:].partition("=")
     if name == "in-place":
         options.in_place = value if has_value else ""
     elif name in _LONG_FLAGS and not has_value:
-        index = _cluster(options, "-" + _LONG_FLAGS[name], args, index)
+        _cluster(options, "-" + _LONG_FLAGS[name], reader)
     elif name in ("expression", "file"):
-        if not has_value:
-            if index >= len(args):
-                raise _fail("missing script for -e" if name == "expression" else "missing script file for -f")
-            value, index = args[index], index + 1
-        options.scripts.append((name[0], value))
+        options.scripts.append((name[0], reader.value(value if has_value else None, _missing_script(name[0]))))
     else:
-        raise _fail(f"unknown option: {arg}. Usage: {SED_USAGE}")
-    return index
+        raise unknown_option("sed", arg, SED_USAGE)
 
 
 def sed_kind(args: Sequence[str]) -> str:
@@ -170,15 +150,8 @@ async def _read_optional(ctx: CommandContext, path: str) -> bytes:
 
 
 async def _load(ctx: CommandContext, path: str, not_found: str, is_dir: str) -> tuple[bytes, CommandResult | None]:
-    normalized = ctx.vfs.normalize(path)
     try:
-        info = await ctx.vfs.stat(path)
-        if not info.exists:
-            raise VFSError("ENOENT", normalized)
-        if info.is_dir:
-            raise VFSError("EISDIR", normalized)
-        check_materialized(ctx, "sed", normalized, info.size)
-        return await ctx.vfs.read_bytes(path), None
+        return await read_file_bytes(ctx, "sed", path), None
     except VFSError as error:
         return b"", await format_vfs_error(ctx, "sed", path, error, not_found_label=not_found,
                                            directory_label=is_dir)
@@ -211,8 +184,7 @@ async def _stream(ctx: CommandContext, options: SedOptions, machine: SedMachine,
         machine.run(lines, inputs[0][0] if len(inputs) == 1 else STDIN, out)
     stdout = out.value()
     code = machine.exit_code or (2 if errors else 0)
-    content_type = OCTET if looks_binary(stdout) else TEXT
-    return CommandResult(stdout=stdout, stderr="\n".join(errors), exit_code=code, content_type=content_type)
+    return CommandResult(stdout=stdout, stderr="\n".join(errors), exit_code=code, content_type=content_type_for(stdout))
 
 
 async def _edit_in_place(ctx: CommandContext, options: SedOptions, machine: SedMachine) -> CommandResult:

@@ -158,10 +158,7 @@ class _ScriptParser:
         if c == ord("/") or c == ord("\\"):
             if c == ord("\\"):
                 self.i += 1
-            delimiter = self.peek()
-            if delimiter is None or delimiter in b"\n\\":
-                raise ScriptError("unterminated address regex")
-            self.i += 1
+            delimiter = self.opening_delimiter("unterminated address regex")
             pattern = self.delimited(delimiter, "unterminated address regex")
             ignore_case = multiline = False
             while self.peek() in (ord("I"), ord("M")):
@@ -184,6 +181,14 @@ class _ScriptParser:
             return compile_regex(pattern, self.extended, ignore_case, True, multiline)
         except RegexError as error:
             raise ScriptError(f"invalid regex: {error}") from None
+
+    def opening_delimiter(self, missing: str) -> int:
+        """The byte that opens a regex, `s` or `y` argument (not a newline or backslash)."""
+        delimiter = self.peek()
+        if delimiter is None or delimiter in b"\n\\":
+            raise ScriptError(missing)
+        self.i += 1
+        return delimiter
 
     def delimited(self, delimiter: int, unterminated: str) -> bytes:
         """Text up to an unescaped delimiter; `\\<delim>` becomes the delimiter itself."""
@@ -307,10 +312,7 @@ class _ScriptParser:
         return name
 
     def substitution(self) -> Substitution:
-        delimiter = self.peek()
-        if delimiter is None or delimiter in b"\n\\":
-            raise ScriptError("invalid substitute delimiter")
-        self.i += 1
+        delimiter = self.opening_delimiter("invalid substitute delimiter")
         pattern = self.delimited(delimiter, "unterminated substitute pattern")
         replacement = self.delimited(delimiter, "unterminated substitute replacement")
         subst = Substitution(None, parse_replacement(replacement))
@@ -345,10 +347,7 @@ class _ScriptParser:
         return subst
 
     def transliteration(self) -> bytes:
-        delimiter = self.peek()
-        if delimiter is None or delimiter in b"\n\\":
-            raise ScriptError("unterminated `y' command")
-        self.i += 1
+        delimiter = self.opening_delimiter("unterminated `y' command")
         source = _unescape(self.delimited(delimiter, "unterminated `y' command"))
         dest = _unescape(self.delimited(delimiter, "unterminated `y' command"))
         if len(source) != len(dest):

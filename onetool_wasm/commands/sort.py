@@ -15,8 +15,9 @@ from typing import Any, Callable, Sequence
 
 from ..result import TEXT, CommandResult, ok_bytes
 from ..vfs.errors import VFSError
-from .helpers import format_vfs_error
-from .lines import ASCII_UPPER, OptionSpec, fail, getopt, join_lines, read_inputs, split_lines
+from .helpers import fail, format_vfs_error
+from .lines import ASCII_UPPER, join_lines, read_inputs, split_lines
+from .options import OptionSpec, getopt
 from .spec import CommandContext, CommandFailed, CommandSpec
 from .versionsort import VersionKey
 

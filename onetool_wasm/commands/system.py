@@ -1,14 +1,13 @@
 """The system group: help, and memory (the runtime-scoped working notes)."""
 from __future__ import annotations
 
-import difflib
 import inspect
 import re
 from typing import Any
 
 from ..result import CommandResult, err, ok
-from .data import bounded_int, printable
-from .helpers import read_text_input
+from .helpers import bounded_int, read_text_input, usage_error
+from .json_text import printable
 from .spec import CommandContext, CommandSpec
 
 
@@ -110,7 +109,7 @@ async def _memory_store(ctx: CommandContext, rest: list[str], stdin: bytes) -> C
 
 async def _memory_recent(ctx: CommandContext, rest: list[str]) -> CommandResult:
     if len(rest) > 1:
-        return err("memory recent: usage: memory recent [N]")
+        return usage_error("memory recent", "memory recent [N]")
     limit = RECALL_LIMIT
     if rest:
         if not re.fullmatch(r"\+?[0-9]+", rest[0].strip()):
@@ -121,7 +120,7 @@ async def _memory_recent(ctx: CommandContext, rest: list[str]) -> CommandResult:
 
 async def _memory_search(ctx: CommandContext, rest: list[str], stdin: bytes) -> CommandResult:
     if not rest and not stdin:
-        return err("memory search: usage: memory search <query>")
+        return usage_error("memory search", "memory search <query>")
     query = " ".join(rest) if rest else await _stdin_text(ctx, "memory search", stdin)
     return _listing(await _memory_call(ctx, "search", query, RECALL_LIMIT), "(no matches)")
 

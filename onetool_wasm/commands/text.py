@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from ..result import OCTET, TEXT, CommandResult, ok_bytes
 from ..textutil import looks_binary
 from ..vfs.errors import VFSError
-from .helpers import format_vfs_error
-from .lines import (ASCII_UPPER, STDIN, OptionSpec, binary_input_error, fail, getopt, join_lines, parse_count,
-                    read_inputs, split_lines)
+from .helpers import content_type_for, fail, format_vfs_error, usage_error
+from .lines import ASCII_UPPER, STDIN, binary_input_error, join_lines, parse_count, read_inputs, split_lines
+from .options import OptionSpec, getopt
 from .spec import CommandContext, CommandFailed, CommandSpec
 
 # ---------------------------------------------------------------- echo
@@ -276,7 +276,7 @@ def _uniq_options(args: list[str]) -> tuple[UniqOptions, list[str]]:
         else:
             setattr(options, numbers[name], parse_count("uniq", f"-{name}", value or ""))
     if len(operands) > 1:
-        raise fail(f"uniq: usage: {UNIQ_USAGE}")
+        raise CommandFailed(usage_error("uniq", UNIQ_USAGE))
     if options.count and options.all_repeated:
         raise fail("uniq: printing all duplicated lines and repeat counts is meaningless. "
                    f"Usage: {UNIQ_USAGE}")
@@ -330,7 +330,7 @@ async def cmd_tee(ctx: CommandContext, args: list[str], stdin: bytes) -> Command
                 await ctx.vfs.write_bytes(path, stdin)
         except VFSError as error:
             raise CommandFailed(await format_vfs_error(ctx, "tee", path, error)) from None
-    return ok_bytes(stdin, OCTET if looks_binary(stdin) else TEXT)
+    return ok_bytes(stdin, content_type_for(stdin))
 
 
 # ---------------------------------------------------------------- specs

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..result import OCTET, TEXT, CommandResult, err, ok_bytes
-from ..textutil import looks_binary
+from ..result import CommandResult, err, ok_bytes
+from .helpers import content_type_for
 from .spec import CommandContext, CommandFailed, CommandSpec
 
 USAGE = "tr [OPTION]... STRING1 [STRING2]"
@@ -307,7 +307,7 @@ def _align(set1: bytes, set2: bytes, set2_elements: list[Element], truncate: boo
 def cmd_tr(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     program = compile_program(parse_options(args))
     output = program.run(stdin)
-    return ok_bytes(output, OCTET if looks_binary(output) else TEXT)
+    return ok_bytes(output, content_type_for(output))
 
 
 TR = CommandSpec(

@@ -1,0 +1,103 @@
+"""JSON text in and out, as JavaScript's JSON.parse and `JSON.stringify(value, null, 2)` do.
+
+Object keys keep their document order and big integers stay exact; lone surrogates (which
+JSON strings can hold) are escaped on output, and replaced when text must become UTF-8.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from .calc import format_js_number
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    char = match.group(0)
+    return _JSON_ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
+def json_quote(text: str) -> str:
+    """A JSON string literal as JavaScript writes it (lone surrogates escaped, not raw)."""
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
+
+
+def _scalar(value: Any) -> str | None:
+    """The JSON text of a scalar, or None when `value` is a container."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_js_number(value) if math.isfinite(value) else "null"
+    if isinstance(value, str):
+        return json_quote(value)
+    return None
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    scalar = _scalar(key)
+    return scalar if scalar is not None else str(key)
+
+
+def to_json_text(value: Any, indent: int = 2, level: int = 0) -> str:
+    """`JSON.stringify(value, null, indent)`; tuples count as arrays, mappings as objects.
+    (Plain loops, not comprehensions: one Python frame per nesting level on 3.11 too.)"""
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    pad, inner = " " * (indent * level), " " * (indent * (level + 1))
+    items: list[str] = []
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            items.append(inner + to_json_text(item, indent, level + 1))
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]" if items else "[]"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            items.append(f"{inner}{json_quote(_key_text(key))}: {to_json_text(item, indent, level + 1)}")
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}" if items else "{}"
+    raise TypeError(f"value of type {type(value).__name__} is not JSON")
+
+
+def printable(text: str) -> str:
+    """Text safe to encode as UTF-8: lone surrogates become U+FFFD, as TextEncoder does."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+MAX_JSON_DEPTH = 512
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deeply brackets nest outside strings: checked before parsing, so a hostile input
+    is refused the same way on every Python (whose parsers recurse to different depths)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def parse_json_text(text: str) -> Any:
+    """JSON.parse's strictness (no NaN/Infinity); ValueError says what is wrong."""
+    text = text.removeprefix("\ufeff")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"nesting is deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nesting is deeper than this Python can parse") from None
