@@ -43,6 +43,7 @@ SITE = DIST / "site"
 SITE_PYODIDE = SITE / "pyodide"
 SITE_WHEELS = SITE / "wheels"
 TEST_LOCK_DIR = DIST / "pyodide-test"
+MANIFEST_NAME = "onetool-manifest.json"  # read by web/js/boot.js
 NODE_RUNNER = ROOT / "tests" / "pyodide" / "run.mjs"
 # JS Promise Integration, so that asyncio.run works inside Pyodide (Node 20 has no other spelling).
 NODE_FLAGS = ("--experimental-wasm-stack-switching",)
@@ -187,8 +188,47 @@ def stage_e2e(pytest_args) -> str:
         return "skipped"
     python = ensure_venv(with_tests=True)
     build_site()  # already done when the pyodide stage ran
-    code = run([python, "-m", "pytest", *pytest_args, *default_paths(pytest_args, "e2e")], check=False)
+    env = {**os.environ, "ONETOOL_E2E_BUILT": "1", "ONETOOL_CHROMIUM": ensure_chromium(python)}
+    code = run([python, "-m", "pytest", *pytest_args, *default_paths(pytest_args, "e2e")], check=False, env=env)
     return pytest_outcome(code, pytest_args)
+
+
+SYSTEM_CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
+PLAYWRIGHT_CHROMIUM = (
+    "from playwright.sync_api import sync_playwright\n"
+    "with sync_playwright() as p:\n"
+    "    print(p.chromium.executable_path)\n"
+)
+
+
+def ensure_chromium(python: str) -> str:
+    """The browser for e2e: Playwright's own, else a system Chromium, else install Debian's
+    `chromium` with apt-get (as root); says which. "" means Playwright's default."""
+    own = subprocess.run([python, "-c", PLAYWRIGHT_CHROMIUM], capture_output=True, text=True).stdout.strip()
+    if own and Path(own).exists():
+        print(f"e2e: using Playwright's Chromium: {own}")
+        return ""
+    found = find_system_chromium()
+    if found:
+        print(f"e2e: using the system Chromium: {found} (Playwright has no browser of its own here)")
+        return found
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        print("e2e: no Chromium found; installing Debian's `chromium` package "
+              "(apt-get update && apt-get install -y chromium)", flush=True)
+        run(["apt-get", "update"])
+        run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        found = find_system_chromium()
+        if found:
+            print(f"e2e: installed and using {found}")
+            return found
+    raise SystemExit("e2e: no Chromium: Playwright's browser is not installed and no system Chromium was found.\n"
+                     "  Install one: `apt-get install chromium` (Debian/Ubuntu, as root), or "
+                     "`.cache/venv/bin/python -m playwright install chromium` where downloads are allowed.")
+
+
+def find_system_chromium() -> str:
+    return next((path for path in map(shutil.which, SYSTEM_CHROMIUM) if path), "")
 
 
 # name: (function, stages it needs)
@@ -289,6 +329,7 @@ def build_site() -> None:
     copy_pyodide_runtime(package, SITE_PYODIDE)
     site_wheels = copy_files([project, shim, *(pinned[f] for f in pins.SITE_WHEELS)], SITE_WHEELS)
     site_lock = write_lock(SITE_PYODIDE / "pyodide-lock.json", info, site_wheels)
+    write_manifest(SITE, info, site_lock, project)
 
     reset_dir(TEST_LOCK_DIR)
     test_wheels = copy_files([pinned[f] for f in pins.TEST_WHEELS], TEST_LOCK_DIR / "wheels")
@@ -374,6 +415,20 @@ def copy_web(site: Path) -> None:
     web = ROOT / "web"
     if web.is_dir():
         shutil.copytree(web, site, dirs_exist_ok=True)
+
+
+def write_manifest(site: Path, info: dict, lock: dict, project: Path) -> None:
+    """onetool-manifest.json: what web/js/boot.js loads (URLs relative to the site's root)."""
+    manifest = {
+        "pyodideVersion": pins.PYODIDE_VERSION,
+        "python": info["python"],
+        "indexURL": "pyodide/",
+        "lockFileURL": "pyodide/pyodide-lock.json",
+        "packages": sorted(lock),
+        "wheel": f"wheels/{project.name}",
+        "version": wheel_metadata(project)["Version"],
+    }
+    (site / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n")
 
 
 def copy_pyodide_runtime(package: Path, dest: Path) -> None:

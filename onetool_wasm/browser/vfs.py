@@ -1,0 +1,341 @@
+"""BrowserVFS: the file system of a browser tab, kept in IndexedDB.
+
+The rules are TreeVFS's (the same errors and checks as MemoryVFS); the storage is a
+`Store`: in the browser, web/js/idb-store.js with upstream's layout (object stores `files`
+{path, data, mtimeMs} and `dirs` {path, mtimeMs}, keyPath `path`); in tests, a fake.
+
+* Reads of names, sizes and times come from a PathIndex loaded once, so `ls`, `stat` and
+  `find` never wait for the database; only file contents are read from it.
+* A change is first made to the index (journaled) while TreeVFS runs its checks, and
+  collected as store operations; the whole operation (a `cp -r` too) is then committed in
+  one IndexedDB transaction, and the call returns only after that transaction committed.
+* If the store refuses (QuotaExceededError), the index is rolled back and the caller gets
+  ERESOURCE_LIMIT; the transaction was aborted as a whole, so the store is unchanged.
+* Other tabs' commits arrive as lists of changed paths (BroadcastChannel); they are queued
+  and applied to the index before this tab's next operation. Nothing ever writes a whole
+  tree back, so a stale tab cannot delete another tab's files.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, AsyncIterator, Protocol
+
+from ..vfs.base import VFSStat
+from ..vfs.errors import VFSError
+from ..vfs.media import DIRECTORY, guess_media_type
+from ..vfs.paths import base_name, normalize_path
+from ..vfs.policy import ResourcePolicyLike
+from ..vfs.snapshot import TreeSnapshot
+from ..vfs.tree import Kind, TreeVFS
+from .index import PathIndex
+
+QUOTA_ERROR_NAMES = frozenset({"QuotaExceededError"})
+_depth: contextvars.ContextVar[int] = contextvars.ContextVar("browser_vfs_depth", default=0)
+
+
+class StoreError(Exception):
+    """The store failed; `name` is the DOMException name (e.g. QuotaExceededError)."""
+
+    def __init__(self, name: str, message: str = "") -> None:
+        super().__init__(f"{name}: {message}" if message else name)
+        self.name = name
+        self.message = message
+
+
+class Store(Protocol):
+    """What BrowserVFS needs from its storage (web/js/idb-store.js through jsstore.py)."""
+
+    async def load(self) -> tuple[list[tuple[str, int, int]], list[tuple[str, int]]]:
+        """Files as (path, size, mtime_ms) and directories as (path, mtime_ms)."""
+        ...
+
+    async def read(self, path: str) -> bytes | None: ...
+
+    async def commit(self, ops: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
+        """Apply `ops` in one transaction; after it commits, tell other tabs `changes`."""
+        ...
+
+    async def clear(self, root_mtime_ms: int) -> None:
+        """Delete everything but a new root directory, in one transaction; tell other tabs."""
+        ...
+
+    def listen(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call `callback({"changes": [...]})` or `callback({"reset": True})` for other tabs' commits."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def _wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class BrowserVFS(TreeVFS):
+    def __init__(self, db_name: str = "one-tool-vfs", resource_policy: ResourcePolicyLike = None,
+                 store: Store | None = None, now_ms: Callable[[], int] | None = None) -> None:
+        super().__init__(resource_policy)
+        self.db_name = db_name
+        self._backend = store  # not `_store`: that name is TreeVFS's write primitive
+        self._now_ms = now_ms or _wall_clock_ms
+        self._index = PathIndex()
+        self._loaded = False
+        self._remote: list[dict[str, Any]] = []  # other tabs' messages, not applied yet
+        self._ops: list[dict[str, Any]] = []
+        self._preloaded: dict[str, bytes] = {}
+        self._lock: asyncio.Lock | None = None
+        self._listening = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def open(self) -> "BrowserVFS":
+        """Load the index (the first operation does it anyway)."""
+        await self._sync()
+        return self
+
+    async def clear(self) -> None:
+        """Delete every file and directory; other tabs are told to start over."""
+        async with self._mutex():
+            await self._sync()
+            now = self._now_ms()
+            await self._backend_or_open().clear(now)
+            self._index.load([], [("/", now)])
+
+    def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()
+
+    def is_empty(self) -> bool:
+        """No files or directories besides the runtime's /.system (after open())."""
+        return self._index.is_empty()
+
+    def entries(self) -> list[tuple[str, bool, int, int]]:
+        """(path, is_dir, size, mtime_ms) of every node, sorted by path (after open())."""
+        return list(self._index.entries())
+
+    # -- the VFS interface: reads ----------------------------------------------------------
+
+    async def exists(self, path: str) -> bool:
+        await self._sync()
+        return await super().exists(path)
+
+    async def is_dir(self, path: str) -> bool:
+        await self._sync()
+        return await super().is_dir(path)
+
+    async def listdir(self, path: str = "/") -> list[str]:
+        await self._sync()
+        return await super().listdir(path)
+
+    async def stat(self, path: str) -> VFSStat:
+        await self._sync()
+        return await super().stat(path)
+
+    async def read_bytes(self, path: str) -> bytes:
+        await self._sync()
+        p = normalize_path(path)
+        await self._preload(p)
+        try:
+            return await super().read_bytes(p)
+        finally:
+            self._preloaded.pop(p, None)
+
+    # -- the VFS interface: changes, each one transaction ---------------------------------------
+
+    async def mkdir(self, path: str, parents: bool = True) -> str:
+        async with self._mutation():
+            return await super().mkdir(path, parents)
+
+    async def write_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        async with self._mutation():
+            return await super().write_bytes(path, data, make_parents)
+
+    async def append_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        async with self._mutation():
+            return await super().append_bytes(path, data, make_parents)
+
+    async def delete(self, path: str) -> str:
+        async with self._mutation():
+            return await super().delete(path)
+
+    async def copy(self, src: str, dst: str) -> tuple[str, str]:
+        async with self._mutation():
+            s = normalize_path(src)
+            await self._preload(s)  # a file copy passes its bytes through write_bytes
+            try:
+                return await super().copy(src, dst)
+            finally:
+                self._preloaded.pop(s, None)
+
+    async def move(self, src: str, dst: str) -> tuple[str, str]:
+        async with self._mutation():
+            return await super().move(src, dst)
+
+    # -- transactions ------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _mutation(self) -> AsyncIterator[None]:
+        """The outermost change of a task commits one transaction; nested changes join it."""
+        depth = _depth.get()
+        if depth:
+            token = _depth.set(depth + 1)
+            try:
+                yield
+            finally:
+                _depth.reset(token)
+            return
+        async with self._mutex():
+            await self._sync()
+            token = _depth.set(1)
+            self._index.begin()
+            self._ops = []
+            try:
+                yield
+                await self._commit()
+            except BaseException:
+                self._index.rollback()
+                self._ops = []
+                raise
+            finally:
+                _depth.reset(token)
+
+    def _mutex(self) -> asyncio.Lock:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    async def _commit(self) -> None:
+        ops, changes = self._ops, self._index.touched()
+        if ops:
+            try:
+                await self._backend_or_open().commit(ops, changes)
+            except StoreError as error:
+                raise _store_failure(error, ops) from None  # rolled back by _mutation
+            except BaseException:
+                # Interrupted while the transaction was in flight: it may or may not have
+                # committed, so the store is the truth from now on, not the journal.
+                self._loaded = False
+                raise
+        self._index.end()
+        self._ops = []
+
+    # -- the index ---------------------------------------------------------------------------
+
+    async def _sync(self) -> None:
+        """Load the index once (again after an interrupted commit); apply other tabs' changes."""
+        if _depth.get():
+            return
+        backend = self._backend_or_open()
+        if not self._listening:
+            backend.listen(self._remote.append)
+            self._listening = True
+        if any(message.get("reset") for message in self._remote):
+            self._loaded = False
+        if not self._loaded:
+            self._remote.clear()  # the load below already holds what they say
+            files, dirs = await backend.load()
+            self._index.load(files, dirs)
+            self._loaded = True
+            if not any(path == "/" for path, _ in dirs):  # a new database: root, as upstream
+                root = {"path": "/", "kind": "dir", "mtimeMs": self._now_ms()}
+                await backend.commit([{"op": "putDir", **root}], [root])
+                self._index.apply(root)
+        while self._remote:
+            self._apply_remote(self._remote.pop(0))
+
+    def _apply_remote(self, message: dict[str, Any]) -> None:
+        for change in message.get("changes", ()):
+            self._index.apply(change)
+
+    async def _preload(self, p: str) -> None:
+        """Fetch a file's bytes for the synchronous `_load`; a file gone meanwhile is forgotten."""
+        if self._index.kind(p) != "file":
+            return
+        data = await self._backend_or_open().read(p)
+        if data is None:
+            self._index.remove(p)  # deleted by another tab whose message has not arrived
+            return
+        self._preloaded[p] = data
+
+    def _backend_or_open(self) -> Store:
+        if self._backend is None:
+            from .jsstore import JsStore  # Pyodide only: the IndexedDB store of the worker
+            self._backend = JsStore(self.db_name)
+        return self._backend
+
+    # -- TreeVFS's storage primitives: the index changes now, the store at commit ------------------
+
+    def _kind(self, p: str) -> Kind:
+        return self._index.kind(p)
+
+    def _children(self, p: str) -> Iterable[tuple[str, bool]]:
+        return self._index.children(p)
+
+    def _load(self, p: str) -> bytes:
+        return self._preloaded[p]
+
+    def _store(self, p: str, data: bytes) -> None:
+        mtime = self._now_ms()
+        self._index.put_file(p, len(data), mtime)
+        self._ops.append({"op": "putFile", "path": p, "data": data, "mtimeMs": mtime})
+
+    def _append(self, p: str, data: bytes) -> None:
+        mtime = self._now_ms()
+        size = self._index.file(p)[0] if self._index.kind(p) == "file" else 0
+        self._index.put_file(p, size + len(data), mtime)
+        self._ops.append({"op": "appendFile", "path": p, "data": data, "mtimeMs": mtime})
+
+    def _make_dir(self, p: str) -> None:
+        mtime = self._now_ms()
+        self._index.put_dir(p, mtime)
+        self._ops.append({"op": "putDir", "path": p, "mtimeMs": mtime})
+
+    def _remove_file(self, p: str) -> None:
+        self._index.remove(p)
+        self._ops.append({"op": "deleteFile", "path": p})
+
+    def _remove_tree(self, p: str) -> None:
+        # The store deletes by key range, so files another tab just added go too.
+        self._index.remove(p)
+        self._ops.append({"op": "deleteTree", "path": p})
+
+    def _copy_tree(self, src: str, dst: str) -> None:
+        dirs, files = self._index.dirs_below(src), self._index.files_below(src)
+        self._make_dir(dst)
+        for dir_path in dirs:
+            self._make_dir(dst + dir_path[len(src):])
+        for file_path in files:
+            self._copy_file(file_path, dst + file_path[len(src):])
+
+    def _move_file(self, src: str, dst: str) -> None:
+        self._copy_file(src, dst)
+        self._remove_file(src)
+
+    def _move_tree(self, src: str, dst: str) -> None:
+        self._copy_tree(src, dst)
+        self._remove_tree(src)
+
+    def _copy_file(self, src: str, dst: str) -> None:
+        mtime = self._now_ms()
+        self._index.put_file(dst, self._index.file(src)[0], mtime)
+        self._ops.append({"op": "copyFile", "from": src, "path": dst, "mtimeMs": mtime})
+
+    def _snapshot(self) -> TreeSnapshot:
+        return self._index.snapshot()
+
+    def _stat_node(self, p: str, kind: Kind) -> VFSStat:
+        if kind == "dir":
+            return VFSStat(p, True, True, 0, DIRECTORY, self._index.dir_mtime(p))
+        size, mtime = self._index.file(p)
+        return VFSStat(p, True, False, size, guess_media_type(base_name(p)), mtime)
+
+
+def _store_failure(error: StoreError, ops: list[dict[str, Any]]) -> Exception:
+    """A full browser store is a resource limit, reported at the path being written."""
+    path = next((op["path"] for op in ops if op["op"] in ("putFile", "appendFile", "copyFile")), ops[0]["path"])
+    if error.name in QUOTA_ERROR_NAMES:
+        return VFSError("ERESOURCE_LIMIT", path, details={"limitKind": "browser storage quota"})
+    return error

@@ -1,0 +1,233 @@
+"""The browser glue without a browser: BrowserSession and PageBridge over a fake page,
+BrowserVFS over the fake store of test_browser_vfs_model, and the wire format.
+
+What the worker does in Chromium (web/js/worker.js) is: decode the page's request, call
+`session.handle(method, params)`, encode the answer. These tests call `handle` the same way.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from onetool_wasm.browser import wire
+from onetool_wasm.browser.bridge import PageBridge, PageError
+from onetool_wasm.browser.session import BrowserSession, execution_to_dict
+from .helpers import zero_duration
+from .test_browser_vfs_model import FakeDatabase, FakeStore
+
+
+class FakePage:
+    """The page's side of the bridge: scripted answers per method, every call recorded."""
+
+    def __init__(self, **answers: Any) -> None:
+        self.answers = answers
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
+        # Values cross as wire text + buffers, as between the worker and Python.
+        text, buffers = wire.encode(params)
+        params = wire.decode(text, buffers)
+        self.calls.append((method, params))
+        answer = self.answers[method]
+        value = answer(params) if callable(answer) else answer
+        if isinstance(value, BaseException):
+            raise value
+        if asyncio.iscoroutine(value):
+            value = await value
+        text, buffers = wire.encode(value)
+        return wire.decode(text, buffers)
+
+
+def session(page: FakePage | None = None, db: FakeDatabase | None = None, cancelled: Any = lambda: False,
+            **options: Any) -> BrowserSession:
+    db = db if db is not None else FakeDatabase()
+    return BrowserSession(options, PageBridge((page or FakePage()).call), make_store=lambda name: FakeStore(db),
+                          cancelled=cancelled)
+
+
+def start(s: BrowserSession) -> BrowserSession:
+    asyncio.run(s.start())
+    return s
+
+
+def handle(s: BrowserSession, method: str, **params: Any) -> Any:
+    return asyncio.run(s.handle(method, params))
+
+
+# -- wire ----------------------------------------------------------------------------------
+
+def test_wire_round_trip_keeps_bytes_and_null() -> None:
+    value = {"a": None, "b": [1, 2.5, "x", b"\x00\xff"], "c": {"d": b""}, "e": True}
+    text, buffers = wire.encode(value)
+    assert buffers == [b"\x00\xff", b""]
+    assert json.loads(text) == {"a": None, "b": [1, 2.5, "x", {"__onetool_bytes__": 0}],
+                                "c": {"d": {"__onetool_bytes__": 1}}, "e": True}
+    assert wire.decode(text, buffers) == value
+    assert wire.decode("", []) is None
+
+
+# -- the session ----------------------------------------------------------------------------
+
+def test_run_and_run_detailed_in_camel_case() -> None:
+    s = start(session(storage={"kind": "memory"}, files={"/a.txt": "alpha\nbeta\n", "/b.bin": b"\x00\x01"}))
+    assert zero_duration(handle(s, "run", line="grep -c a /a.txt")) == "2\n\n[exit:0 | 0ms]"
+    detailed = handle(s, "runDetailed", line="cat /a.txt | head -n 1 || echo no")
+    assert detailed["stdout"] == b"alpha\n"
+    assert {k: v for k, v in detailed.items() if k not in ("durationMs", "presentation", "stdout")} == {
+        "commandLine": "cat /a.txt | head -n 1 || echo no", "exitCode": 0, "stderr": "",
+        "contentType": "text/plain",
+        "trace": [{"relation": None, "executed": True, "exitCode": 0, "skippedReason": None, "commands": [
+                       {"argv": ["cat", "/a.txt"], "stdinBytes": 0, "stdoutBytes": 11, "stderr": "", "exitCode": 0,
+                        "contentType": "text/plain"},
+                       {"argv": ["head", "-n", "1"], "stdinBytes": 11, "stdoutBytes": 6, "stderr": "", "exitCode": 0,
+                        "contentType": "text/plain"}]},
+                  {"relation": "||", "executed": False, "exitCode": None, "skippedReason": "previous_succeeded",
+                   "commands": []}],
+    }
+    assert detailed["presentation"]["body"] == "alpha"
+    assert detailed["presentation"]["stdoutMode"] == "plain"
+    assert handle(s, "readFile", path="/b.bin") == b"\x00\x01"
+
+
+def test_unknown_requests_are_refused() -> None:
+    s = start(session(storage={"kind": "memory"}))
+    for method in ("_execute", "execute", "start", "__init__"):
+        with pytest.raises(ValueError, match="unknown request"):
+            handle(s, method)
+
+
+def test_seed_only_into_an_empty_store_and_reset_seeds_again() -> None:
+    db = FakeDatabase()
+    options = {"storage": {"kind": "indexeddb", "name": "w"}, "files": {"/seed.txt": "seeded"}}
+    first = start(session(db=db, **options))
+    handle(first, "run", line="rm /seed.txt && write /mine.txt kept")
+    second = start(session(db=db, **options))  # a reload
+    assert [f["path"] for f in handle(second, "listFiles") if not f["path"].startswith("/.system")] == ["/mine.txt"]
+    handle(second, "reset")
+    listed = handle(second, "listFiles")
+    assert [(f["path"], f["isDir"], f["size"]) for f in listed if not f["path"].startswith("/.system")] == [
+        ("/seed.txt", False, 6)]
+    assert zero_duration(handle(first, "run", line="ls /")) == "seed.txt\n\n[exit:0 | 0ms]"  # told by the reset
+
+
+def test_memory_storage_list_and_write_file() -> None:
+    s = start(session(storage={"kind": "memory"}))
+    assert handle(s, "writeFile", path="/d/x.txt", data="hé") == "/d/x.txt"
+    files = [f for f in handle(s, "listFiles") if not f["path"].startswith("/.system")]
+    assert [(f["path"], f["isDir"], f["size"]) for f in files] == [("/d", True, 0), ("/d/x.txt", False, 3)]
+
+
+def test_storage_defaults_to_indexeddb_named_like_upstream() -> None:
+    info = asyncio.run(session().start())
+    assert info == {"storage": {"kind": "indexeddb", "name": "one-tool-vfs"}}
+
+
+def test_tool_definition_formats() -> None:
+    s = start(session(storage={"kind": "memory"}))
+    definition = handle(s, "toolDefinition", format="anthropic", toolName="shell")
+    assert definition["name"] == "shell" and definition["input_schema"]["required"] == ["command"]
+
+
+# -- the page's functions ---------------------------------------------------------------------
+
+def test_adapters_confirm_and_js_operations_go_through_the_page() -> None:
+    page = FakePage(
+        search=lambda p: [{"title": "T", "snippet": "S", "source": "src"}],
+        fetch=lambda p: {"contentType": "application/octet-stream", "payload": b"\x89PNG"},
+        confirm=lambda p: {"approved": True, "input": {"name": "edited"}},
+        operation=lambda p: {"echo": p["input"]},
+    )
+    providers = [{"type": "js", "namespace": "shop", "summary": "Shop", "operations": [
+        {"name": "addItem", "summary": "Add", "kind": "write", "inputSchema": {
+            "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}]}]
+    s = start(session(page, storage={"kind": "memory"}, adapters={"search": True, "fetch": True}, confirm=True,
+                      providers=providers))
+    assert zero_duration(handle(s, "run", line="search q")) == "1. T\n   source: src\n   S\n\n[exit:0 | 0ms]"
+    assert "binary" in handle(s, "run", line="fetch img").lower()
+    assert zero_duration(handle(s, "run", line="shop addItem name=x")) == (
+        '{\n  "echo": {\n    "name": "edited"\n  }\n}\n\n[exit:0 | 0ms]')
+    methods = [method for method, _ in page.calls]
+    assert methods == ["search", "fetch", "confirm", "operation"]
+    assert page.calls[0][1] == {"query": "q", "limit": 10}
+    assert page.calls[2][1]["request"]["ref"] == "shop:addItem"
+    assert page.calls[3][1] == {"namespace": "shop", "name": "addItem", "input": {"name": "edited"}}
+
+
+def test_a_failing_page_operation_is_an_operation_error() -> None:
+    page = FakePage(operation=PageError("TypeError", "handler exploded"))
+    providers = [{"type": "js", "namespace": "svc", "operations": [{"name": "getThing"}]}]
+    s = start(session(page, storage={"kind": "memory"}, providers=providers))
+    assert zero_duration(handle(s, "run", line="svc getThing")) == (
+        "[error] svc: svc:getThing failed: handler exploded\n\n[exit:1 | 0ms]")
+
+
+def test_openapi_document_and_calls_through_the_page_fetch() -> None:
+    document = {"openapi": "3.0.0", "info": {"title": "Pets"}, "servers": [{"url": "https://pets.invalid"}],
+                "paths": {"/pets": {"get": {"operationId": "listPets", "responses": {"200": {"description": "ok"}}}}}}
+
+    def http(params: dict[str, Any]) -> dict[str, Any]:
+        if params["url"].endswith("openapi.json"):
+            return {"status": 200, "headers": {}, "body": json.dumps(document).encode()}
+        return {"status": 200, "headers": {"Content-Type": "application/json"}, "body": b'[{"name": "Rex"}]'}
+
+    page = FakePage(http=http)
+    s = start(session(page, storage={"kind": "memory"},
+                      providers=[{"type": "openapi", "namespace": "pets", "openapi": "/api/openapi.json"}]))
+    assert zero_duration(handle(s, "run", line="pets listPets | json get 0.name")) == "Rex\n\n[exit:0 | 0ms]"
+    assert [(p["method"], p["url"], p["namespace"]) for _, p in page.calls] == [
+        ("GET", "/api/openapi.json", "pets"), ("GET", "https://pets.invalid/pets", "pets")]
+
+
+# -- interrupts -----------------------------------------------------------------------------------
+
+INTERRUPTED = "[error] interrupted: the command was stopped before it finished\n\n[exit:130 | 0ms]"
+
+
+def test_an_interrupted_page_call_ends_the_command_with_130() -> None:
+    page = FakePage(search=PageError("InterruptError", "interrupted: the page called interrupt()"))
+    s = start(session(page, storage={"kind": "memory"}, adapters={"search": True}))
+    detailed = handle(s, "runDetailed", line="search x && echo never")
+    assert (detailed["exitCode"], detailed["stderr"], detailed["trace"]) == (
+        130, "interrupted: the command was stopped before it finished", [])
+    assert zero_duration(detailed["presentation"]["text"]) == INTERRUPTED
+    assert zero_duration(handle(s, "run", line="echo next")) == "next\n\n[exit:0 | 0ms]"
+
+
+def test_keyboard_interrupt_and_the_cancel_flag() -> None:
+    flag = {"set": False}
+    s = start(session(storage={"kind": "memory"}, cancelled=lambda: flag["set"]))
+    assert s.runtime.ctx.cancelled() is False
+
+    async def boom(line: str) -> Any:
+        raise KeyboardInterrupt
+
+    real = s.runtime.run_detailed
+    s.runtime.run_detailed = boom
+    assert zero_duration(handle(s, "run", line="echo x")) == INTERRUPTED
+    s.runtime.run_detailed = real
+    flag["set"] = True  # raised while the command ran: its result is "interrupted"
+    assert zero_duration(handle(s, "run", line="echo x")) == INTERRUPTED
+    assert s.runtime.ctx.cancelled() is True
+
+
+def test_the_interrupt_signal_raises_only_inside_a_command() -> None:
+    import sys
+    from onetool_wasm.browser.session import on_interrupt_signal
+
+    on_interrupt_signal(2, sys._getframe())  # glue code: nothing happens
+    seen = []
+
+    async def probe(line: str) -> Any:
+        try:
+            on_interrupt_signal(2, sys._getframe())
+        except KeyboardInterrupt:
+            seen.append("raised")
+            raise
+
+    s = start(session(storage={"kind": "memory"}))
+    s.runtime.run_detailed = probe
+    assert zero_duration(handle(s, "run", line="echo x")) == INTERRUPTED
+    assert seen == ["raised"]
