@@ -116,5 +116,5 @@ async def ask(confirm: Callable[[ConsentRequest], Any] | None, request: ConsentR
         if inspect.isawaitable(answer):
             answer = await answer
     except Exception as error:  # the host's code failed: nobody approved anything
-        return ConsentDecision(DECLINED, note=f"confirm failed: {error or type(error).__name__}")
+        return ConsentDecision(DECLINED, note=f"confirm failed: {str(error) or type(error).__name__}")
     return read_decision(answer, request)

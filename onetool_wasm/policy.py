@@ -25,6 +25,7 @@ READ_VERBS = frozenset("""
 """.split())
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_SEPARATORS = re.compile(r"[-_\s]")
 
 
 def name_words(name: str) -> list[str]:
@@ -42,7 +43,7 @@ def infer_kind(name: str) -> str:
 
 def normalize_name(text: str) -> str:
     """The form patterns and subjects are compared in: lower case, no `-`, `_` or spaces."""
-    return re.sub(r"[-_\s]", "", text).lower()
+    return _SEPARATORS.sub("", text).lower()
 
 
 @dataclass(frozen=True)

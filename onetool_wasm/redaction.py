@@ -1,6 +1,6 @@
 """Redaction: secrets never reach the model, in results, error details or consent prompts.
 
-A key is secret when, after dropping case, `-` and `_`, it names a credential
+A key is secret when, after dropping case, `-`, `_` and spaces, it names a credential
 (`apiKey`, `x-api-key`, `client_secret`, `password`, `authorization`, ...) or ends in
 `token` (`accessToken`, `idToken`) — except pagination keys such as `NextToken`.
 """
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterable
+
+from .policy import normalize_name
 
 REDACTED = "**REDACTED**"
 
@@ -26,14 +28,10 @@ _PAGINATION_PREFIXES = frozenset("""
 """.split())
 
 
-def normalize_key(key: str) -> str:
-    return re.sub(r"[-_\s]", "", key).lower()
-
-
 def is_secret_key(key: Any) -> bool:
     if not isinstance(key, str):
         return False
-    norm = normalize_key(key)
+    norm = normalize_name(key)
     if norm in _SECRET_KEYS:
         return True
     if norm.endswith("token") and norm[:-len("token")] in _PAGINATION_PREFIXES:

@@ -1,6 +1,7 @@
 """What a command hands back: bytes on stdout, a one-line stderr, an exit code."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 TEXT = "text/plain"
@@ -20,12 +21,20 @@ class CommandResult:
         return self.stdout.decode("utf-8", errors="replace")
 
 
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """Text safe to encode as UTF-8: lone surrogates become U+FFFD, as TextEncoder does."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def encode_text(text: str) -> bytes:
-    """UTF-8, with lone surrogates (possible in JSON tool input) replaced by U+FFFD."""
+    """UTF-8, with each lone surrogate (possible in JSON tool input) replaced by one U+FFFD."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+        return printable(text).encode("utf-8")
 
 
 def ok(text: str = "", content_type: str = TEXT) -> CommandResult:

@@ -13,7 +13,7 @@ from .commands.system import unknown_command_message
 from .memory import SimpleMemory
 from .policy import Policy
 from .presentation import OutputLimits, Presentation, present, require_non_negative_int
-from .result import CommandResult, err, ok
+from .result import CommandResult, err, ok, printable
 from .shell import ChainItem, ParseError, Pipeline, parse_command_line
 from .vfs.base import VFS
 from .vfs.memory import MemoryVFS
@@ -72,9 +72,11 @@ class AgentCLI:
         return (await self.run_detailed(command_line)).presentation.text
 
     async def run_detailed(self, command_line: str) -> RunExecution:
+        """Run a command line; lone surrogates in it (a JavaScript host can send them) become
+        U+FFFD, as TextEncoder makes them, so no command or path ever meets one."""
         started = time.perf_counter()
         try:
-            outcome = await self._execute_chain(parse_command_line(command_line))
+            outcome = await self._execute_chain(parse_command_line(printable(command_line)))
         except ParseError as error:
             outcome = _ChainOutcome(err(error.message, 2))
         duration_ms = max(0, round((time.perf_counter() - started) * 1000))

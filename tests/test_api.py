@@ -184,6 +184,9 @@ def test_invalid_input_lists_every_problem_and_the_schema_and_runs_nothing():
     (["maybe=null"], {"maybe": None}),
     (["name=a=b"], {"name": "a=b"}),
     (["free=12"], {"free": "12"}),            # not in the schema: stays a string
+    (["ratio=nan", "n=inf"], {"ratio": "nan", "n": "inf"}),  # no JSON number: left as text
+    (["id=1_000", "n=1_0.5"], {"id": "1_000", "n": "1_0.5"}),
+    (["ids=" + "[" * 100_000], {"ids": "[" * 100_000}),  # too deep to read: validation reports it
     (['{"id": 1}', "flag=false"], {"id": 1, "flag": False}),
     ([], {}),
 ])
@@ -210,6 +213,8 @@ def test_stdin_is_read_only_without_input_arguments():
                      "(see: api describe x:y)"),
     ([], b"[1]", "input in stdin must be a JSON object, got list. See: api describe x:y"),
     (["a=1", "a.b=2"], b"", "cannot set a.b: a is not an object. See: api describe x:y"),
+    ([], b'{"a": ' + b"[" * 100_000, "invalid JSON input in stdin: nesting is too deep. Pass an object like "
+                                       "'{\"key\": \"value\"}' or key=value pairs (see: api describe x:y)"),
 ])
 def test_bad_input_arguments(args, stdin, message):
     with pytest.raises(InputError) as error:
@@ -497,3 +502,11 @@ def test_describe_and_consent_prompts_are_redacted():
     assert "hunter2" not in out
     assert seen == ['Allow auth:login (write)?\nReason: write operation\n'
                     'Input: {"password": "**REDACTED**", "user": "ann"}']
+
+
+def test_results_with_lone_surrogates_or_non_finite_numbers_are_still_json():
+    value = {"a": "x\ud800y", "n": float("nan"), "m": [float("-inf")], "\udc01k": b'{"b": NaN, "c": "\\ud800"}'}
+    provider = FunctionProvider("ns", [{"name": "getX", "handler": lambda i: value, "kind": "read"}])
+    assert run("api call ns:getX", providers=[provider]) == (
+        '{\n  "a": "x\ufffdy",\n  "n": null,\n  "m": [\n    null\n  ],\n'
+        '  "\ufffdk": {\n    "b": null,\n    "c": "\ufffd"\n  }\n}\n\n[exit:0 | 0ms]')

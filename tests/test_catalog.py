@@ -308,3 +308,12 @@ def test_a_catalog_with_a_namespace_is_a_provider_itself():
         return zero_duration(await runtime.run("ops get_status service=db"))
 
     assert arun(go()) == '{\n  "db": "up"\n}\n\n[exit:0 | 0ms]'
+
+
+def test_output_rejected_by_a_message_less_exception_names_its_type():
+    def parse(value):
+        raise ValueError()
+
+    tool = define_tool(id="a", kind="read", description="d", execute=lambda i, c: {}, parse_output=parse)
+    with pytest.raises(ToolOutputError, match="^a: output rejected: ValueError$"):
+        arun(ToolCatalog([tool]).bind().invoke("a"))

@@ -216,3 +216,10 @@ def test_strict_policy_denies_unlisted_builtins_in_a_pipeline():
     [out] = run_lines(["echo hi | wc -l"], policy={"mode": "strict", "allow": ["text:echo"]})
     assert out == ("[error] wc: text:wc denied by policy (strict mode and not in the allow list); nothing was run"
                    "\n\n[exit:1 | 0ms]")
+
+
+def test_a_confirm_failing_without_a_message_names_the_exception_type():
+    def broken(request):
+        raise RuntimeError()
+
+    assert arun(ask(broken, REQUEST)) == ConsentDecision("declined", note="confirm failed: RuntimeError")

@@ -213,3 +213,12 @@ def test_readonly_preset_refuses_dynamic_writes_and_has_no_write_commands():
     assert run_line("write /x y", builtin_commands={"preset": "readOnly"}).startswith("[error] unknown command: write\n")
     assert run_line("echo hi | memory store", builtin_commands={"preset": "readOnly"}).startswith(
         "[error] memory: refused: this runtime is read-only (preset readOnly)")
+
+
+def test_lone_surrogates_in_a_command_line_become_replacement_characters():
+    line = "write /\ud800.txt a\udc00b && ls / && cat /\ufffd.txt"
+    assert run_line(line) == "wrote 5B to /\ufffd.txt\n\ufffd.txt\na\ufffdb\n\n[exit:0 | 0ms]"
+
+
+def test_ok_replaces_each_lone_surrogate_with_one_replacement_character():
+    assert ok("a\ud800b\udc00").stdout == "a\ufffdb\ufffd".encode()

@@ -265,7 +265,7 @@ class BoundCatalog:
         try:
             parsed = tool.parse_output(value) if tool.parse_output is not None else value
         except Exception as error:
-            raise ToolOutputError(f"{tool.id}: output rejected: {error or type(error).__name__}", tool.id) from None
+            raise ToolOutputError(f"{tool.id}: output rejected: {str(error) or type(error).__name__}", tool.id) from None
         problems = validate(tool.output_schema, parsed)
         if problems:
             raise ToolOutputError(f"{tool.id}: output rejected: " + "; ".join(str(p) for p in problems),

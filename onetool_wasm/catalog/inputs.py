@@ -34,8 +34,9 @@ def parse_input(args: list[str], stdin: bytes, schema: Mapping[str, Any], ref: s
 def _json_object(text: str, source: str, ref: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except ValueError as error:
-        raise InputError(f"invalid JSON input in {source}: {error}. "
+    except (ValueError, RecursionError) as error:
+        reason = "nesting is too deep" if isinstance(error, RecursionError) else error
+        raise InputError(f"invalid JSON input in {source}: {reason}. "
                          f"Pass an object like '{{\"key\": \"value\"}}' or key=value pairs "
                          f"(see: api describe {ref})") from None
     if not isinstance(value, dict):

@@ -9,10 +9,12 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..redaction import redact
+from ..result import printable
 from ..textutil import format_size, looks_binary
 
 
@@ -23,18 +25,23 @@ class EncodedResult:
 
 
 def to_json_value(value: Any) -> Any:
-    """Plain JSON data: bytes summarised or decoded, dataclasses and tuples unpacked."""
+    """Plain JSON data: bytes summarised or decoded, dataclasses and tuples unpacked, text
+    made encodable and non-finite numbers null."""
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return summarise_bytes(bytes(value))
+        return to_json_value(summarise_bytes(bytes(value)))  # its JSON may hold NaN or "\ud800"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return to_json_value(dataclasses.asdict(value))
     if isinstance(value, Mapping):
-        return {str(key): to_json_value(item) for key, item in value.items()}
+        return {printable(str(key)): to_json_value(item) for key, item in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         return [to_json_value(item) for item in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, str):
+        return printable(value)  # a lone surrogate could not be encoded as UTF-8
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # as JSON.stringify writes NaN and Infinity; json.dumps would write no JSON
+    if value is None or isinstance(value, (int, float, bool)):
         return value
-    return str(value)
+    return printable(str(value))
 
 
 def summarise_bytes(data: bytes, content_type: str | None = None) -> Any:

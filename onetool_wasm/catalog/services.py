@@ -88,7 +88,8 @@ def _as_provider(value: Any) -> Provider:
 
 
 def _unique_normalized(name: str, items: dict[str, Any]) -> Any:
-    matches = [value for key, value in items.items() if normalize_name(key) == normalize_name(name)]
+    norm = normalize_name(name)
+    matches = [value for key, value in items.items() if normalize_name(key) == norm]
     return matches[0] if len(matches) == 1 else None
 
 

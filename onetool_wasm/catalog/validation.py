@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
-
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,8 @@ _NO_VALUE = object()
 
 
 def _read_as(kind: str, text: str, schema: Mapping[str, Any]) -> Any:
+    if kind in ("integer", "number") and "_" in text:
+        return _NO_VALUE  # Python reads `1_000` as a number; JSON and JavaScript do not
     if kind == "integer":
         try:
             return int(text, 10)
@@ -96,6 +98,8 @@ def _read_as(kind: str, text: str, schema: Mapping[str, Any]) -> Any:
             number = float(text)
         except ValueError:
             return _NO_VALUE
+        if not math.isfinite(number):
+            return _NO_VALUE  # `nan`, `inf`: no JSON number; left as text for validation to report
         return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
     if kind == "boolean":
         return {"true": True, "false": False}.get(text.lower(), _NO_VALUE)
@@ -118,7 +122,7 @@ def _read_array(text: str, schema: Mapping[str, Any]) -> Any:
 def _json_or_none(text: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # too deep to parse: left as text for validation to report
         return None
 
 

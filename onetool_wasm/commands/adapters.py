@@ -10,9 +10,9 @@ import inspect
 import re
 from typing import Any
 
-from ..result import JSON, OCTET, TEXT, CommandResult, err, ok, ok_bytes
+from ..result import JSON, OCTET, TEXT, CommandResult, err, ok, ok_bytes, printable
 from .calc import format_js_number
-from .json_text import printable, to_json_text
+from .json_text import to_json_text
 from .helpers import check_materialized, missing_adapter_error
 from .spec import CommandContext, CommandSpec
 

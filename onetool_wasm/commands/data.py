@@ -11,10 +11,10 @@ import io
 import re
 from typing import Any
 
-from ..result import JSON, CommandResult, err, ok, ok_bytes
+from ..result import JSON, CommandResult, err, ok, ok_bytes, printable
 from .helpers import (bounded_int, content_type_for, fail, read_bytes_input, read_json_input, read_text_input,
                       usage_error)
-from .json_text import printable, to_json_text
+from .json_text import to_json_text
 from .options import ArgReader, unknown_option, usage_failure
 from .registry import c_locale_key
 from .spec import CommandContext, CommandFailed, CommandSpec

@@ -82,7 +82,7 @@ async def exists_failure(ctx: CommandContext, command: str, target: str, what: s
     return err(f"{command}: {what} already exists: {target}")
 
 
-async def stat_or_fail(ctx: CommandContext, command: str, path: str):
+async def stat_or_fail(ctx: CommandContext, command: str, path: str) -> VFSStat:
     """`vfs.stat(path)`, with a failure (an escaping link, say) ending the command."""
     try:
         return await ctx.vfs.stat(path)

@@ -12,17 +12,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .grep_options import GrepOptions
+from .lines import split_lines
 from .regex import Regex
-
-
-def split_lines(data: bytes) -> list[bytes]:
-    """Lines without their "\\n"; an empty input has none, a last unterminated line counts."""
-    if not data:
-        return []
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    return lines
 
 
 @dataclass

@@ -14,7 +14,6 @@ from .calc import format_js_number
 
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -66,11 +65,6 @@ def to_json_text(value: Any, indent: int = 2, level: int = 0) -> str:
             items.append(f"{inner}{json_quote(_key_text(key))}: {to_json_text(item, indent, level + 1)}")
         return "{\n" + ",\n".join(items) + "\n" + pad + "}" if items else "{}"
     raise TypeError(f"value of type {type(value).__name__} is not JSON")
-
-
-def printable(text: str) -> str:
-    """Text safe to encode as UTF-8: lone surrogates become U+FFFD, as TextEncoder does."""
-    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def _reject_constant(name: str) -> Any:

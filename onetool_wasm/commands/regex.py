@@ -288,7 +288,7 @@ class Regex:
             return regex_nfa.search(self._program, data, 0, first_only=True) is not None
         return self.python.search(data) is not None
 
-    def search(self, data: bytes, pos: int = 0, groups: bool = True):
+    def search(self, data: bytes, pos: int = 0, groups: bool = True) -> re.Match[bytes] | Span | None:
         """The leftmost-longest match at or after pos: an re.Match, or a Span when the
         groups are not wanted; None when there is none."""
         program = self._span_program()

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..result import err
 from .registry import CommandRegistry, ConflictMode, register_commands
-from .spec import CommandSpec
+from .spec import CommandContext, CommandSpec
 
 GROUP_NAMES = ("system", "fs", "text", "adapters", "data")
 
@@ -101,7 +101,7 @@ def _read_only(spec: CommandSpec) -> CommandSpec:
         return spec
     inner = spec.handler
 
-    def guarded(ctx, args, stdin):
+    def guarded(ctx: CommandContext, args: list[str], stdin: bytes) -> Any:
         if spec.kind_for(args) == "write":
             return err(f"{spec.name}: refused: this runtime is read-only (preset readOnly)")
         return inner(ctx, args, stdin)

@@ -5,9 +5,8 @@ import inspect
 import re
 from typing import Any
 
-from ..result import CommandResult, err, ok
+from ..result import CommandResult, err, ok, printable
 from .helpers import bounded_int, read_text_input, usage_error
-from .json_text import printable
 from .spec import CommandContext, CommandSpec
 
 
