@@ -341,14 +341,15 @@ def build_site() -> None:
 def fetch_pyodide() -> Path:
     """The npm package pyodide, its tarball checked against the pinned integrity; returns its folder."""
     tarball = NPM_DIR / f"pyodide-{pins.PYODIDE_VERSION}.tgz"
-    if not tarball.exists() or npm_integrity(tarball) != pins.PYODIDE_INTEGRITY:
+    actual = npm_integrity(tarball) if tarball.exists() else None
+    if actual != pins.PYODIDE_INTEGRITY:
         NPM_DIR.mkdir(parents=True, exist_ok=True)
         run(["npm", "pack", f"pyodide@{pins.PYODIDE_VERSION}", "--pack-destination", str(NPM_DIR),
              "--silent", "--no-fund", "--no-audit"])
-    actual = npm_integrity(tarball)
-    if actual != pins.PYODIDE_INTEGRITY:
-        tarball.unlink()
-        raise SystemExit(f"pyodide tarball integrity mismatch:\n  pinned {pins.PYODIDE_INTEGRITY}\n  got    {actual}")
+        actual = npm_integrity(tarball)
+        if actual != pins.PYODIDE_INTEGRITY:
+            tarball.unlink()
+            raise SystemExit(f"pyodide tarball integrity mismatch:\n  pinned {pins.PYODIDE_INTEGRITY}\n  got    {actual}")
     package = NPM_DIR / "node_modules" / "pyodide"
     if installed_npm_version(package) != pins.PYODIDE_VERSION or not same_as_tarball(package, tarball):
         # Installing the checked tarball also brings its dependency `ws`, which Pyodide imports in Node.

@@ -133,3 +133,20 @@ def test_endpoint_errors_are_reported(agent, site_url):
     expect(page.locator("#transcript .turn.error .text")).to_have_text(
         re.compile(r'^the endpoint answered 401 .*\{"error": "bad key"\}$'), timeout=30_000)
     expect(page.locator("#task-run")).to_be_enabled()
+
+
+def test_the_world_picker_is_locked_while_a_task_runs(agent, site_url):
+    page = agent
+    held = []  # the model's request, answered only after the check
+    page.route(re.compile(re.escape(ENDPOINT_PATH) + "/chat/completions$"), lambda route, request: held.append(route))
+    fill_settings(page, site_url)
+    page.click("#task-run")
+    expect(page.locator("#agent-world")).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Done."}, "finish_reason": "stop"}]}
+    held[0].fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+    expect(page.locator("#agent-status")).to_have_text("Done in 1 turn.")
+    expect(page.locator("#agent-world")).to_be_enabled()

@@ -57,3 +57,26 @@ def test_sandboxes_are_independent(embed):
     tools = page.evaluate("[...document.querySelectorAll('onetool-sandbox')].map(box => Boolean(box.tool))")
     assert tools == [True, True]
     assert page.evaluate("document.querySelector('#sandbox-fruit').tool !== document.querySelector('#sandbox-config').tool")
+
+
+def test_a_moved_sandbox_keeps_its_runtime(embed):
+    page = embed
+    page.evaluate("() => { const box = document.querySelector('#sandbox-fruit'); box.parentNode.append(box); }")
+    assert run_in(page, "#sandbox-fruit", "head -n 1 /fruit.txt").startswith("apple\n\n[exit:0")
+
+
+def test_a_sandbox_removed_while_booting_ends_its_worker(embed):
+    page = embed
+    workers = len(page.workers)  # the two sandboxes of the page
+    message = page.evaluate("""async () => {
+        const box = document.createElement('onetool-sandbox');
+        document.body.append(box);
+        box.remove();
+        return box.ready.then(() => 'ready', (error) => error.message);
+    }""")
+    assert message == "removed from the page before it was ready"
+    for _ in range(50):  # the worker's end reaches Playwright a little later
+        if len(page.workers) == workers:
+            break
+        page.wait_for_timeout(100)
+    assert len(page.workers) == workers

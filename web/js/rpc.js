@@ -26,11 +26,11 @@ export class Channel {
   }
 
   /** Call `method` on the other side; resolves with its value, rejects with its error. */
-  call(method, params, transfer = []) {
+  call(method, params) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, method });
-      this.port.postMessage({ kind: "call", id, method, params }, transfer);
+      this.port.postMessage({ kind: "call", id, method, params });
     });
   }
 

@@ -46,7 +46,8 @@ export class OneToolSandbox extends HTMLElement {
   }
 
   disconnectedCallback() {
-    this.tool?.close();
+    // A move (removed and inserted again in one task) keeps the instance; a removal ends it.
+    queueMicrotask(() => { if (!this.isConnected) this.tool?.close(); });
   }
 
   /** Type and run a line, as a reader would (resolves when its output is shown). */
@@ -96,6 +97,11 @@ export class OneToolSandbox extends HTMLElement {
         builtinCommands: preset ? { preset } : undefined,
         onProgress: ({ message } = {}) => { if (message) status.textContent = message; },
       });
+      // Removed while it booted: nothing will close it later, so end its worker now.
+      if (!this.isConnected) {
+        await this.tool.close();
+        throw new Error("removed from the page before it was ready");
+      }
       status.textContent = "ready";
       this.terminal.setEnabled(true, "type a command, Enter runs");
       this.setAttribute("ready", "");

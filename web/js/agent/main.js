@@ -19,9 +19,12 @@ const status = $("#agent-status");
 let tool = null;
 let running = null; // AbortController of the task in progress
 
+// The world picker is disabled while a world boots or a task runs: a second boot would leak
+// the first instance's worker, and a task would lose its tool halfway.
 async function openWorld(worldId) {
   document.body.dataset.ready = "false";
   $("#task-run").disabled = true;
+  $("#agent-world").disabled = true;
   status.textContent = "Starting Python…";
   const previous = tool;
   tool = null;
@@ -41,6 +44,8 @@ async function openWorld(worldId) {
     document.body.dataset.ready = "true";
   } catch (error) {
     status.textContent = `Could not start: ${error?.message || error}`;
+  } finally {
+    $("#agent-world").disabled = false;
   }
 }
 
@@ -76,6 +81,7 @@ async function runTask(event) {
 
 function setRunning(busy) {
   $("#task-run").disabled = busy;
+  $("#agent-world").disabled = busy;
   $("#task-stop").hidden = !busy;
   document.body.dataset.agent = busy ? "running" : "idle";
   if (busy) status.textContent = "Working…";

@@ -80,7 +80,7 @@ export class ConsentDialog {
     title.textContent = `Allow ${request.ref || "this action"}${request.kind ? ` (${request.kind})` : ""}?`;
     summary.textContent = request.summary || "";
     reason.textContent = request.reason || "";
-    const line = request.commandLine ?? request.command_line;
+    const line = request.commandLine;
     command.textContent = line || "";
     command.closest("dd").previousElementSibling.hidden = !line;
     command.closest("dd").hidden = !line;

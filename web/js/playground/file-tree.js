@@ -1,17 +1,5 @@
-// The file tree: the VFS as the runtime itself reports it, through the public API only:
-// `tool.listFiles()` where the instance has it, else `find` run through `runDetailed`.
-
-const LISTING = "find / -type d; echo ---; find / -type f";
-const SEPARATOR = "---"; // never a path: every path starts with "/"
-
-/** Parse the listing into sorted directory and file paths. */
-export function parseListing(text) {
-  const lines = text.split("\n").filter(Boolean);
-  const cut = lines.indexOf(SEPARATOR);
-  const dirs = (cut < 0 ? lines : lines.slice(0, cut)).filter((path) => path !== "/");
-  const files = cut < 0 ? [] : lines.slice(cut + 1);
-  return { dirs, files };
-}
+// The file tree: the VFS as the runtime itself reports it, through the public API only
+// (`tool.listFiles()`, which has no output limit, so a big tree never spills).
 
 /** A nested tree {name, path, dir, children} from the flat path lists. */
 export function buildTree({ dirs, files }) {
@@ -33,15 +21,11 @@ export function buildTree({ dirs, files }) {
   return root;
 }
 
-/** {dirs, files} of the whole VFS. listFiles() has no output limit, so it never spills. */
+/** {dirs, files}: the paths of the whole VFS but the root. */
 export async function readListing(tool) {
-  if (typeof tool.listFiles === "function") {
-    const entries = await tool.listFiles();
-    const paths = (isDir) => entries.filter((e) => Boolean(e.isDir) === isDir && e.path !== "/").map((e) => e.path);
-    return { dirs: paths(true), files: paths(false) };
-  }
-  const execution = await tool.runDetailed(LISTING);
-  return parseListing(new TextDecoder().decode(execution.stdout));
+  const entries = await tool.listFiles();
+  const paths = (isDir) => entries.filter((e) => Boolean(e.isDir) === isDir && e.path !== "/").map((e) => e.path);
+  return { dirs: paths(true), files: paths(false) };
 }
 
 export class FileTree {

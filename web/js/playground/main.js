@@ -11,6 +11,7 @@ import { FileTree } from "./file-tree.js";
 import { CommandHistory } from "./history.js";
 import { DEFAULT_POLICY } from "./policy.js";
 import { BootProgress } from "./progress.js";
+import { shellQuote } from "./shell-quote.js";
 import { setupTabs } from "./tabs.js";
 import { Terminal } from "./terminal.js";
 import { ToolDefinitionPanel } from "./tool-definition.js";
@@ -28,7 +29,7 @@ const trace = new TraceView($("#trace-view"));
 const toolDefinition = new ToolDefinitionPanel({
   select: $("#tooldef-format"), output: $("#tooldef-output"), copyButton: $("#tooldef-copy"),
 });
-const tree = new FileTree({ list: $("#file-tree"), onOpenFile: (path) => terminal.submit(`cat ${quote(path)}`) });
+const tree = new FileTree({ list: $("#file-tree"), onOpenFile: (path) => terminal.submit(`cat ${shellQuote(path)}`) });
 const terminal = new Terminal({
   form: $("#term-form"),
   input: $("#term-input"),
@@ -121,10 +122,6 @@ async function resetWorld() {
   } finally {
     $("#world-reset").disabled = false;
   }
-}
-
-function quote(path) {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 function start() {

@@ -9,19 +9,11 @@ const PHASES = {
   ready: [1, 1],
 };
 
-/**
- * Normalise a progress event to {fraction of the whole boot, label}. onetool.js sends
- * {phase, loaded, total, message}; a bare number in [0, 1] or {progress|fraction|percent} works too.
- */
-export function readProgress(event) {
-  if (typeof event === "number") return { fraction: clamp(event), label: "" };
-  const data = event || {};
-  const label = String(data.message ?? data.label ?? data.phase ?? "");
-  let fraction = data.progress ?? data.fraction ?? (data.percent != null ? data.percent / 100 : null);
-  if (fraction == null && data.total) fraction = data.loaded / data.total;
-  const span = PHASES[data.phase];
-  if (span) fraction = span[0] + (span[1] - span[0]) * (fraction ?? 0);
-  return { fraction: fraction == null ? null : clamp(fraction), label };
+/** A progress event of onetool.js ({phase, loaded, total, message}) as {fraction of the whole boot, label}. */
+export function readProgress({ phase, loaded, total, message } = {}) {
+  const span = PHASES[phase];
+  const fraction = span ? span[0] + (span[1] - span[0]) * (total ? loaded / total : 0) : null;
+  return { fraction: fraction == null ? null : clamp(fraction), label: String(message ?? phase ?? "") };
 }
 
 function clamp(value) {

@@ -1,9 +1,6 @@
 // The trace view: how the last command line ran, pipeline by pipeline, command by command.
 
-/** Read a field in camelCase (the JS API) or snake_case (raw Python data). */
-function field(object, camel, snake) {
-  return object?.[camel] ?? object?.[snake];
-}
+import { shellQuote } from "./shell-quote.js";
 
 export function formatBytes(count) {
   if (count == null) return "?";
@@ -32,14 +29,14 @@ export class TraceView {
     const stdout = execution.stdout;
     const summary = element("dl", "summary");
     const rows = [
-      ["command", field(execution, "commandLine", "command_line") ?? ""],
-      ["exit", String(field(execution, "exitCode", "exit_code"))],
-      ["time", `${field(execution, "durationMs", "duration_ms")} ms`],
+      ["command", execution.commandLine ?? ""],
+      ["exit", String(execution.exitCode)],
+      ["time", `${execution.durationMs} ms`],
       ["stdout", formatBytes(stdout?.byteLength ?? stdout?.length)],
-      ["type", field(execution, "contentType", "content_type") ?? ""],
-      ["mode", field(execution.presentation, "stdoutMode", "stdout_mode") ?? ""],
+      ["type", execution.contentType ?? ""],
+      ["mode", execution.presentation?.stdoutMode ?? ""],
     ];
-    const saved = field(execution.presentation, "savedPath", "saved_path");
+    const saved = execution.presentation?.savedPath;
     if (saved) rows.push(["saved", saved]);
     for (const [name, value] of rows) summary.append(element("dt", "", name), element("dd", "", value));
     const pipelines = (execution.trace || []).map((pipeline, index) => this.pipeline(pipeline, index));
@@ -52,9 +49,9 @@ export class TraceView {
     box.setAttribute("aria-label", `pipeline ${index + 1}`);
     const head = element("div", "pipeline-head");
     const relation = pipeline.relation ? `${pipeline.relation} ` : "";
-    const skipped = field(pipeline, "skippedReason", "skipped_reason");
-    head.append(element("span", "", `${relation}pipeline ${index + 1}${executed ? "" : ` · skipped (${skipped})`}`));
-    if (executed) head.append(exitBadge(field(pipeline, "exitCode", "exit_code")));
+    const skipped = executed ? "" : ` · skipped (${pipeline.skippedReason})`;
+    head.append(element("span", "", `${relation}pipeline ${index + 1}${skipped}`));
+    if (executed) head.append(exitBadge(pipeline.exitCode));
     box.append(head);
     const list = element("ol");
     for (const command of pipeline.commands || []) list.append(this.command(command));
@@ -64,16 +61,10 @@ export class TraceView {
 
   command(command) {
     const item = element("li", "command");
-    const argv = (command.argv || []).map(quoteArg).join(" ");
-    item.append(element("span", "argv", argv), " ", exitBadge(field(command, "exitCode", "exit_code")));
-    const stdin = field(command, "stdinBytes", "stdin_bytes");
-    const stdout = field(command, "stdoutBytes", "stdout_bytes");
-    item.append(element("div", "bytes", `stdin ${formatBytes(stdin)} → stdout ${formatBytes(stdout)}`));
+    const argv = (command.argv || []).map(shellQuote).join(" ");
+    item.append(element("span", "argv", argv), " ", exitBadge(command.exitCode));
+    item.append(element("div", "bytes", `stdin ${formatBytes(command.stdinBytes)} → stdout ${formatBytes(command.stdoutBytes)}`));
     if (command.stderr) item.append(element("div", "stderr", command.stderr));
     return item;
   }
-}
-
-function quoteArg(arg) {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
