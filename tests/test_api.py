@@ -213,7 +213,7 @@ def test_stdin_is_read_only_without_input_arguments():
                      "(see: api describe x:y)"),
     ([], b"[1]", "input in stdin must be a JSON object, got list. See: api describe x:y"),
     (["a=1", "a.b=2"], b"", "cannot set a.b: a is not an object. See: api describe x:y"),
-    ([], b'{"a": ' + b"[" * 100_000, "invalid JSON input in stdin: nesting is too deep. Pass an object like "
+    ([], b'{"a": ' + b"[" * 100_000, "invalid JSON input in stdin: nesting is deeper than 512 levels. Pass an object like "
                                        "'{\"key\": \"value\"}' or key=value pairs (see: api describe x:y)"),
 ])
 def test_bad_input_arguments(args, stdin, message):

@@ -6,9 +6,9 @@ arguments are given, so piping one call's output into another never mixes inputs
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
+from ..jsonparse import parse_json_text
 from .validation import coerce_value, property_schema
 
 
@@ -33,10 +33,9 @@ def parse_input(args: list[str], stdin: bytes, schema: Mapping[str, Any], ref: s
 
 def _json_object(text: str, source: str, ref: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        reason = "nesting is too deep" if isinstance(error, RecursionError) else error
-        raise InputError(f"invalid JSON input in {source}: {reason}. "
+        value = parse_json_text(text)
+    except ValueError as error:
+        raise InputError(f"invalid JSON input in {source}: {error}. "
                          f"Pass an object like '{{\"key\": \"value\"}}' or key=value pairs "
                          f"(see: api describe {ref})") from None
     if not isinstance(value, dict):

@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..jsonparse import parse_json_text
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -121,8 +123,8 @@ def _read_array(text: str, schema: Mapping[str, Any]) -> Any:
 
 def _json_or_none(text: str) -> Any:
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):  # too deep to parse: left as text for validation to report
+        return parse_json_text(text)
+    except ValueError:  # not JSON, or too deep: left as text for validation to report
         return None
 
 

@@ -12,7 +12,7 @@ from ..result import OCTET, TEXT, CommandResult, err
 from ..textutil import format_size, looks_binary
 from ..vfs.errors import VFSError
 from ..vfs.paths import parent_of, path_segments
-from .json_text import parse_json_text
+from ..jsonparse import parse_json_text
 from .spec import CommandContext, CommandFailed
 
 # Errors a file-system call can raise: typed VFS errors, or an OS error a directory
