@@ -1,4 +1,9 @@
-"""AgentCLI: parse a command line, run its chain of pipelines, present the result."""
+"""AgentCLI: parse a command line, run it, present the result.
+
+Two languages: the bash-compatible shell (`onetool_wasm.shell`: parser, interpreter), the
+default; and the upstream one-tool grammar (`grammar="strict"`), a chain of pipelines of
+argv run here stage after stage with upstream's rules.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -8,13 +13,19 @@ from typing import Any, Iterable, Mapping
 
 from .commands.registry import CommandRegistry
 from .commands.selection import create_command_registry, normalize_selection
-from .commands.spec import Adapters, CommandContext, CommandSpec, invoke_command
+from .commands.spec import Adapters, CommandContext, CommandIO, CommandSpec, invoke_command
 from .commands.system import unknown_command_message
 from .memory import SimpleMemory
 from .policy import Policy
 from .presentation import OutputLimits, Presentation, present, require_non_negative_int
 from .result import CommandResult, err, ok, printable
 from .shell import ChainItem, ParseError, Pipeline, parse_command_line
+from .shell.interpreter import Interpreter, RunRecord
+from .shell.lexer import ShellSyntaxError
+from .shell.limits import Budget, LimitExceeded, ShellLimits
+from .shell.parser import parse_script
+from .shell.state import ShellState
+from .streams import BufferWriter, EmptyReader, StreamLimit
 from .vfs.base import VFS
 from .vfs.memory import MemoryVFS
 
@@ -56,13 +67,24 @@ class _ChainOutcome:
     trace: list[PipelineTrace] = field(default_factory=list)
 
 
+GRAMMARS = ("bash", "strict")
+
+
 class AgentCLI:
     """One `run` tool over a registry of commands and a virtual file system."""
 
-    def __init__(self, ctx: CommandContext, output_limits: OutputLimits) -> None:
+    def __init__(self, ctx: CommandContext, output_limits: OutputLimits, grammar: str = "bash",
+                 shell_limits: ShellLimits | None = None, shell_session: bool = False) -> None:
+        if grammar not in GRAMMARS:
+            raise ValueError(f"grammar must be one of {', '.join(GRAMMARS)}, not {grammar!r}")
         self.ctx = ctx
+        self.ctx.grammar = grammar
         self.registry = ctx.registry
         self.output_limits = output_limits
+        self.grammar = grammar
+        self.shell_limits = shell_limits or ShellLimits()
+        # With a session, variables, functions and the cwd carry from one run to the next.
+        self.shell_state: ShellState | None = ShellState.fresh() if shell_session else None
 
     async def initialize(self) -> None:
         await self.ctx.vfs.mkdir(self.ctx.output_dir, True)
@@ -75,10 +97,13 @@ class AgentCLI:
         """Run a command line; lone surrogates in it (a JavaScript host can send them) become
         U+FFFD, as TextEncoder makes them, so no command or path ever meets one."""
         started = time.perf_counter()
-        try:
-            outcome = await self._execute_chain(parse_command_line(printable(command_line)))
-        except ParseError as error:
-            outcome = _ChainOutcome(err(error.message, 2))
+        if self.grammar == "bash":
+            outcome = await self._execute_shell(printable(command_line))
+        else:
+            try:
+                outcome = await self._execute_chain(parse_command_line(printable(command_line)))
+            except ParseError as error:
+                outcome = _ChainOutcome(err(error.message, 2))
         duration_ms = max(0, round((time.perf_counter() - started) * 1000))
         result = outcome.result
         presentation = await present(self.ctx, result, duration_ms, self.output_limits)
@@ -88,6 +113,39 @@ class AgentCLI:
     def build_tool_description(self, variant: str = "full-tool-description") -> str:
         from .tooldef import build_tool_description
         return build_tool_description(self.registry, variant, self.ctx.operations)
+
+    async def _execute_shell(self, command_line: str) -> _ChainOutcome:
+        """The bash language: parse, interpret over streams, collect stdout and stderr."""
+        try:
+            script = parse_script(command_line)
+        except ShellSyntaxError as error:
+            return _ChainOutcome(err(f"bash: line {error.line}, column {error.column}: {error.message}", 2))
+        limits = self.shell_limits
+        state = self.shell_state if self.shell_state is not None else ShellState.fresh()
+        stdout = BufferWriter(limits.max_output_bytes, "the run's output")
+        stderr = BufferWriter(limits.max_output_bytes, "the run's error output")
+        record = RunRecord()
+        shell = Interpreter(self.ctx, state, Budget(limits, self.ctx.cancelled), self._gate_for_shell, record)
+        shell.stderr = stderr
+        io = CommandIO(EmptyReader(), stdout, stderr)
+        try:
+            status = await shell.run_main(script, io)
+        except LimitExceeded as limit:
+            status = limit.status
+            stderr.data += limit.message.encode()
+        except StreamLimit as limit:
+            status = 1
+            stderr.data += f"{limit}; send less to the output (| head, > file)".encode()
+        text = stderr.data.decode("utf-8", "replace").rstrip("\n")
+        result = CommandResult(bytes(stdout.data), text, status, record.content_type)
+        commands = tuple(CommandTrace(argv, 0, 0, "", code, "text/plain") for argv, code in record.commands)
+        return _ChainOutcome(result, [PipelineTrace(None, True, status, commands)])
+
+    async def _gate_for_shell(self, spec: CommandSpec, args: list[str], ctx: CommandContext):
+        if ctx.policy is None or spec.group == "api":
+            return args
+        from .catalog.gate import gate_command
+        return await gate_command(ctx, spec, args)
 
     async def _execute_chain(self, chain: list[ChainItem]) -> _ChainOutcome:
         stdout = bytearray()
@@ -159,20 +217,24 @@ async def create_agent_cli(vfs: VFS | None = None, adapters: Any = None, memory:
                            commands: Iterable[CommandSpec] | None = None,
                            output_limits: Mapping[str, Any] | None = None,
                            execution_policy: Mapping[str, Any] | None = None,
-                           policy: Any = None, confirm: Any = None, providers: Any = None) -> AgentCLI:
-    """Build and initialise a runtime; every option is optional (a MemoryVFS by default)."""
+                           policy: Any = None, confirm: Any = None, providers: Any = None,
+                           grammar: str = "bash", shell_session: bool = False) -> AgentCLI:
+    """Build and initialise a runtime; every option is optional (a MemoryVFS by default).
+    `grammar`: "bash" (the shell language) or "strict" (the upstream one-tool grammar).
+    `shell_session`: keep shell variables, functions and the cwd from one run to the next."""
+    max_materialized, shell_limits = _execution_policy(execution_policy)
     ctx = CommandContext(
         vfs=vfs if vfs is not None else MemoryVFS(),
         registry=_resolve_registry(registry, builtin_commands, commands),
         memory=memory if memory is not None else SimpleMemory(),
         adapters=Adapters.coerce(adapters),
-        max_materialized_bytes=_max_materialized_bytes(execution_policy),
+        max_materialized_bytes=max_materialized,
         policy=Policy.coerce(policy),
         confirm=confirm,
     )
     if providers:
         _register_operations(ctx, providers)
-    runtime = AgentCLI(ctx, OutputLimits.from_options(output_limits))
+    runtime = AgentCLI(ctx, OutputLimits.from_options(output_limits), grammar, shell_limits, shell_session)
     await runtime.initialize()
     return runtime
 
@@ -184,7 +246,9 @@ def _register_operations(ctx: CommandContext, providers: Any) -> None:
     ctx.operations = OperationCatalog.coerce(providers)
     if ctx.registry.has("api"):
         raise ValueError("a command named 'api' is already registered; it is needed for providers")
+    read_only = ctx.registry.read_only
     ctx.registry = CommandRegistry(ctx.registry.all())
+    ctx.registry.read_only = read_only
     for spec in make_commands(ctx.operations, ctx.registry.names()):
         ctx.registry.register(spec)
 
@@ -202,14 +266,13 @@ def _resolve_registry(registry: CommandRegistry | None, builtin_commands: Mappin
     return create_command_registry(**selection, commands=commands, on_conflict="replace")
 
 
-def _max_materialized_bytes(policy: Mapping[str, Any] | None) -> int | None:
+def _execution_policy(policy: Mapping[str, Any] | None) -> tuple[int | None, ShellLimits]:
+    """`max_materialized_bytes` (what a command may hold in memory) and the shell's limits."""
     options = dict(policy or {})
     value = options.pop("max_materialized_bytes", options.pop("maxMaterializedBytes", None))
-    if options:
-        raise ValueError(f"unknown execution_policy option: {', '.join(options)}")
     if value is not None:
         require_non_negative_int(value, "execution_policy.max_materialized_bytes")
-    return value
+    return value, ShellLimits.from_options(options)
 
 
 def run_sync(runtime: AgentCLI, command_line: str) -> str:

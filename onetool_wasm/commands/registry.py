@@ -14,6 +14,9 @@ def c_locale_key(text: str) -> bytes:
 
 
 class CommandRegistry:
+    # Set for the readOnly preset: the shell refuses redirects into files as well.
+    read_only: bool = False
+
     def __init__(self, commands: Iterable[CommandSpec] = ()) -> None:
         self._commands: dict[str, CommandSpec] = {}
         register_commands(self, commands)

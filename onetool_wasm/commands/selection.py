@@ -106,7 +106,8 @@ def _read_only(spec: CommandSpec) -> CommandSpec:
             return err(f"{spec.name}: refused: this runtime is read-only (preset readOnly)")
         return inner(ctx, args, stdin)
 
-    return dataclasses.replace(spec, handler=guarded)
+    # The streaming handler would bypass the guard: such a spec runs through `handler` only.
+    return dataclasses.replace(spec, handler=guarded, stream=None)
 
 
 def normalize_selection(selection: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -127,6 +128,8 @@ def create_command_registry(preset: str | None = None, include_groups: Sequence[
                             on_conflict: ConflictMode = "error") -> CommandRegistry:
     """Built-ins per the selection, then `commands` registered on top."""
     registry = CommandRegistry(list_builtin_commands(preset, include_groups, exclude_commands))
+    # The shell refuses redirects into files too when the preset is read-only.
+    registry.read_only = bool(PRESETS.get(preset or "full", {}).get("read_only"))
     if commands is not None:
         register_commands(registry, commands, on_conflict)
     return registry

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, Union
 
 from ..result import CommandResult, err
+from ..streams import Reader, Writer
 
 if TYPE_CHECKING:
     from ..memory import SimpleMemory
@@ -13,6 +14,9 @@ if TYPE_CHECKING:
     from .registry import CommandRegistry
 
 Handler = Callable[["CommandContext", list[str], bytes], Union[CommandResult, Awaitable[CommandResult]]]
+# A streaming handler reads stdin as it arrives and writes as it goes (pipelines run their
+# stages concurrently); it returns the exit status. See docs/WRITING_COMMANDS.md.
+StreamHandler = Callable[["CommandContext", list[str], "CommandIO"], Awaitable[int]]
 Kind = Union[str, Callable[[Sequence[str]], str]]
 
 OUTPUT_DIR = "/.system/cmd-output"
@@ -53,6 +57,25 @@ class CommandContext:
     operations: Any = None
     # The zone local times are shown in (`diff` headers); None is the host's own zone.
     timezone: Any = None
+    # "bash" (the shell language: GNU texts, silent mkdir/cp/mv/rm/touch) or "strict" (the
+    # upstream grammar and its texts). The runtime sets it; a bare context is "strict".
+    grammar: str = "strict"
+    # The exported variables of the shell running the command (`env`, `printenv`).
+    environment: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class CommandIO:
+    """The streams a streaming handler sees. Writing to stdout may raise BrokenPipe (the
+    reader is gone): let it propagate, the shell turns it into status 141 as bash does."""
+    stdin: Reader
+    stdout: Writer
+    stderr: Writer
+    stdin_is_pipe: bool = False   # False: nothing was piped or redirected in (EOF at once)
+
+    async def error(self, message: str) -> None:
+        """One line on stderr."""
+        await self.stderr.write(message.encode("utf-8", errors="replace") + b"\n")
 
 
 class CommandFailed(Exception):
@@ -80,6 +103,8 @@ class CommandSpec:
     # Arity failures print `<name>: usage: <usage>` unless a command words its own.
     arity_message: str | None = None
     usage_exit_code: int = 1
+    # Optional: the same command reading and writing as data flows (see StreamHandler).
+    stream: StreamHandler | None = None
 
     def kind_for(self, args: Sequence[str]) -> str:
         """The command's kind for these arguments ("read", "write", "sensitive")."""

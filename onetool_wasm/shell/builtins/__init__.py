@@ -1,0 +1,12 @@
+"""The shell's builtin commands, one module a concern; each module's BUILTINS maps a name to
+`async def builtin(shell, args, io) -> status`. A builtin wins over a registered command of
+the same name (as in bash), so `echo`, `printf`, `test` and `pwd` run here."""
+from __future__ import annotations
+
+from . import directories, flow, input, lookup, output, scripts, variables
+
+BUILTINS = {**directories.BUILTINS, **flow.BUILTINS, **input.BUILTINS, **lookup.BUILTINS,
+            **output.BUILTINS, **scripts.BUILTINS, **variables.BUILTINS}
+
+# Builtins whose assignment-like arguments (`local x=$(cmd)`) are not split or globbed.
+DECLARATIONS = {"declare", "typeset", "local", "export", "readonly"}

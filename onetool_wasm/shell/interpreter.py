@@ -1,0 +1,684 @@
+"""Execution: walk a parsed script the way bash runs it.
+
+    Interpreter.run(script)          the run: exit status, `exit`, limits
+      run_script -> run_and_or       `;` and newlines, `&&` `||`, `set -e`
+        run_pipeline                 stages run concurrently over pipes (streams.py)
+          run_command                compound commands (if, for, while, case, ...)
+            run_simple               expansion -> assignments -> redirections -> the command:
+                                     a function, a builtin (builtins/), or a registered command
+
+Every stage of a multi-command pipeline and every `( ... )` / `$( ... )` runs in a child
+interpreter over a copy of the state, as bash forks a subshell.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+from typing import TYPE_CHECKING, Awaitable, Callable
+
+from ..commands.spec import CommandContext, CommandIO, CommandSpec, invoke_command
+from ..result import CommandResult
+from ..streams import (BrokenPipe, BufferWriter, EmptyReader, NullWriter, Pipe, SIGPIPE_STATUS, StreamLimit,
+                       Writer, yield_now)
+from ..vfs.cwd import CwdVFS
+from . import arithmetic, patterns
+from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CommandSub, CondAnd,
+                  CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef,
+                  If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
+from .expansion import Expander
+from .limits import Budget, LimitExceeded
+from .redirections import open_redirects
+from .state import ShellError, ShellState
+
+if TYPE_CHECKING:
+    from .ast import Command
+
+Gate = Callable[[CommandSpec, list[str], CommandContext], Awaitable["list[str] | CommandResult"]]
+
+
+class LoopControl(Exception):
+    def __init__(self, kind: str, levels: int) -> None:
+        super().__init__(kind)
+        self.kind = kind       # "break" | "continue"
+        self.levels = levels
+
+
+class FunctionReturn(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ShellExit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+@dataclasses.dataclass
+class RunRecord:
+    """What the runtime reports about one run: the commands that ran, in order."""
+    commands: list[tuple[tuple[str, ...], int]] = dataclasses.field(default_factory=list)
+    content_type: str = "text/plain"
+
+    def add(self, argv: list[str], status: int) -> None:
+        if len(self.commands) < 1000:
+            self.commands.append((tuple(argv), status))
+
+
+class Interpreter:
+    def __init__(self, ctx: CommandContext, state: ShellState, budget: Budget, gate: Gate,
+                 record: RunRecord, source_depth: int = 0) -> None:
+        self.ctx = ctx
+        self.state = state
+        self.budget = budget
+        self.gate = gate
+        self.record = record
+        self.source_depth = source_depth
+        self.line = 1
+        self.loop_depth = 0
+        self.condition_depth = 0  # inside if/while conditions, `!`, before && ||: no errexit
+        self.vfs = CwdVFS(ctx.vfs, state.cwd)
+        self.expander = Expander(state, self.vfs, self._substitute,
+                                 budget.limits.max_expansion_bytes, lambda: self.line)
+
+    @property
+    def limits(self):
+        return self.budget.limits
+
+    def child(self, state: ShellState | None = None) -> "Interpreter":
+        """A subshell: a copy of the state; nothing it changes comes back."""
+        child = Interpreter(self.ctx, state or self.state.fork(), self.budget, self.gate, self.record,
+                            self.source_depth)
+        child.stderr = self.stderr
+        child.loop_depth = self.loop_depth
+        return child
+
+    def set_cwd(self, path: str) -> None:
+        self.state.cwd = path
+        self.vfs.cwd = path
+
+    # ------------------------------------------------------------ lists
+
+    async def run(self, script: Script, io: CommandIO) -> int:
+        """A whole script as `bash -c` runs it: `exit` ends it, a fatal error ends it."""
+        try:
+            status = await self.run_script(script, io)
+        except ShellExit as exit_:
+            status = exit_.status
+        except (LoopControl, FunctionReturn) as control:
+            status = getattr(control, "status", 0)
+        self.state.last_status = status
+        return status
+
+    async def run_main(self, script: Script, io: CommandIO) -> int:
+        """A shell's whole life: the script, then its `trap ... EXIT` action."""
+        status = await self.run(script, io)
+        action, self.state.exit_trap = self.state.exit_trap, None
+        if action:
+            saved = status
+            await self.run_source(action, io, "trap")
+            self.state.last_status = status = saved
+        return status
+
+    async def run_script(self, script: Script, io: CommandIO) -> int:
+        status = self.state.last_status
+        for item in script.items:
+            status = await self.run_and_or(item, io)
+        return status
+
+    async def run_and_or(self, node: AndOr, io: CommandIO) -> int:
+        steps = [("", node.first), *node.rest]
+        status = self.state.last_status
+        for position, (operator, pipeline) in enumerate(steps):
+            if (operator == "&&" and status != 0) or (operator == "||" and status == 0):
+                continue
+            last = position == len(steps) - 1
+            self.condition_depth += 0 if last else 1
+            try:
+                status = await self.run_pipeline(pipeline, io)
+            finally:
+                self.condition_depth -= 0 if last else 1
+            self.state.last_status = status
+            if last and status != 0 and not pipeline.negated:
+                self._errexit(status)
+        return status
+
+    def _errexit(self, status: int) -> None:
+        if self.state.options.errexit and self.condition_depth == 0:
+            raise ShellExit(status)
+
+    # ------------------------------------------------------------ pipelines
+
+    async def run_pipeline(self, pipeline: Pipeline, io: CommandIO) -> int:
+        if pipeline.negated:
+            self.condition_depth += 1
+        try:
+            if len(pipeline.commands) == 1:
+                statuses = [await self.run_command(pipeline.commands[0], io)]
+            else:
+                statuses = await self._run_stages(pipeline, io)
+        finally:
+            if pipeline.negated:
+                self.condition_depth -= 1
+        self.state.set_array("PIPESTATUS", [str(s) for s in statuses])
+        status = statuses[-1]
+        if self.state.options.pipefail:
+            status = next((s for s in reversed(statuses) if s != 0), 0)
+        if pipeline.negated:
+            status = 0 if status else 1
+        return status
+
+    async def _run_stages(self, pipeline: Pipeline, io: CommandIO) -> list[int]:
+        count = len(pipeline.commands)
+        pipes = [Pipe() for _ in range(count - 1)]
+        failures: list[BaseException] = []
+
+        async def stage(index: int) -> int:
+            stdin = pipes[index - 1] if index else io.stdin
+            stdout = pipes[index].writer() if index < count - 1 else io.stdout
+            stderr = stdout if index < len(pipeline.pipe_stderr) and pipeline.pipe_stderr[index] else io.stderr
+            stage_io = CommandIO(stdin, stdout, stderr, stdin_is_pipe=bool(index) or io.stdin_is_pipe)
+            child = self.child()
+            child.line = self.line
+            try:
+                return await child.run_command(pipeline.commands[index], stage_io)
+            except BrokenPipe:
+                return SIGPIPE_STATUS
+            except ShellExit as exit_:
+                return exit_.status
+            except (LoopControl, FunctionReturn):
+                return 0
+            except Exception as error:  # a limit, or a bug: end this stage, let the run report it
+                failures.append(error)
+                return 1
+            finally:
+                if index < count - 1:
+                    await stdout.close()
+                if index:
+                    stdin.close()
+
+        statuses = list(await asyncio.gather(*(stage(i) for i in range(count))))
+        if failures:
+            raise failures[0]
+        return statuses
+
+    # ------------------------------------------------------------ commands
+
+    async def run_command(self, node: "Command", io: CommandIO) -> int:
+        if isinstance(node, SimpleCommand):
+            return await self.run_simple(node, io)
+        if isinstance(node, FunctionDef):
+            self.state.functions[node.name] = node
+            return 0
+        redirects = getattr(node, "redirects", ())
+        if not redirects:
+            return await self._run_compound(node, io)
+        opened = await self._open_redirects(redirects, io)
+        if opened is None:
+            return 1
+        inner_io, closers = opened
+        try:
+            return await self._run_compound(node, inner_io)
+        finally:
+            await self._close_all(closers, io)
+
+    async def _run_compound(self, node: "Command", io: CommandIO) -> int:
+        if isinstance(node, BraceGroup):
+            return await self.run_script(node.body, io)
+        if isinstance(node, Subshell):
+            return await self.child().run(node.body, io)
+        if isinstance(node, If):
+            return await self._run_if(node, io)
+        if isinstance(node, For):
+            return await self._run_for(node, io)
+        if isinstance(node, ArithFor):
+            return await self._run_arith_for(node, io)
+        if isinstance(node, While):
+            return await self._run_while(node, io)
+        if isinstance(node, Case):
+            return await self._run_case(node, io)
+        if isinstance(node, ArithCommand):
+            return await self._guarded(io, self._arith_status(node.expression))
+        if isinstance(node, CondCommand):
+            return await self._guarded(io, self._cond_status(node.expression))
+        raise TypeError(f"unknown command node {type(node).__name__}")
+
+    async def _guarded(self, io: CommandIO, work: Awaitable[int]) -> int:
+        """Run an evaluation that may raise a shell error: report it, status 1 (or exit)."""
+        try:
+            return await work
+        except ShellError as error:
+            return await self.report(io, error)
+
+    async def _condition(self, script: Script, io: CommandIO) -> int:
+        self.condition_depth += 1
+        try:
+            return await self.run_script(script, io)
+        finally:
+            self.condition_depth -= 1
+
+    async def _run_if(self, node: If, io: CommandIO) -> int:
+        for condition, body in node.clauses:
+            if await self._condition(condition, io) == 0:
+                return await self.run_script(body, io)
+        if node.else_body is not None:
+            return await self.run_script(node.else_body, io)
+        return 0
+
+    async def _loop_body(self, body: Script, io: CommandIO) -> tuple[int, str | None]:
+        """Run one iteration; the second value is "break"/"continue" when the loop must act."""
+        self.budget.iteration()
+        await yield_now() if self.budget.iterations % 256 == 0 else None
+        try:
+            return await self.run_script(body, io), None
+        except LoopControl as control:
+            if control.levels > 1:
+                control.levels -= 1
+                raise
+            return 0, control.kind
+
+    async def _run_for(self, node: For, io: CommandIO) -> int:
+        if node.words is None:
+            items = list(self.state.positional)
+        else:
+            try:
+                items = await self.expander.words(node.words)
+            except ShellError as error:
+                return await self.report(io, error)
+        status = 0
+        self.loop_depth += 1
+        try:
+            for item in items:
+                self.state.set(node.variable, item)
+                status, action = await self._loop_body(node.body, io)
+                if action == "break":
+                    break
+        finally:
+            self.loop_depth -= 1
+        return status
+
+    async def _run_arith_for(self, node: ArithFor, io: CommandIO) -> int:
+        status = 0
+        self.loop_depth += 1
+        try:
+            if node.init.parts:
+                await self.expander.arithmetic(node.init)
+            while not node.condition.parts or await self.expander.arithmetic(node.condition) != 0:
+                status, action = await self._loop_body(node.body, io)
+                if action == "break":
+                    break
+                if node.step.parts:
+                    await self.expander.arithmetic(node.step)
+        except ShellError as error:
+            return await self.report(io, error)
+        finally:
+            self.loop_depth -= 1
+        return status
+
+    async def _run_while(self, node: While, io: CommandIO) -> int:
+        status = 0
+        self.loop_depth += 1
+        try:
+            while True:
+                tested = await self._condition(node.condition, io)
+                if (tested == 0) == node.until:
+                    break
+                status, action = await self._loop_body(node.body, io)
+                if action == "break":
+                    break
+        finally:
+            self.loop_depth -= 1
+        return status
+
+    async def _run_case(self, node: Case, io: CommandIO) -> int:
+        try:
+            subject = await self.expander.string(node.word)
+        except ShellError as error:
+            return await self.report(io, error)
+        nocase = self.state.options.nocasematch
+        status, falling = 0, False
+        for item in node.items:
+            matched = falling
+            if not matched:
+                for pattern in item.patterns:
+                    if patterns.match(await self.expander.pattern(pattern), subject, nocase=nocase):
+                        matched = True
+                        break
+            if not matched:
+                continue
+            status = await self.run_script(item.body, io)
+            if item.terminator == ";;":
+                return status
+            falling = item.terminator == ";&"
+        return status
+
+    async def _arith_status(self, expression: Word) -> int:
+        return 0 if await self.expander.arithmetic(expression) != 0 else 1
+
+    # ------------------------------------------------------------ [[ ]]
+
+    async def _cond_status(self, expression: CondExpr) -> int:
+        return 0 if await self._cond(expression) else 1
+
+    async def _cond(self, node: CondExpr) -> bool:
+        from .builtins.test import binary_test, file_binary_test, unary_test
+        if isinstance(node, CondAnd):
+            return await self._cond(node.left) and await self._cond(node.right)
+        if isinstance(node, CondOr):
+            return await self._cond(node.left) or await self._cond(node.right)
+        if isinstance(node, CondNot):
+            return not await self._cond(node.operand)
+        if isinstance(node, CondWord):
+            return await self.expander.string(node.word) != ""
+        if isinstance(node, CondUnary):
+            operand = await self.expander.string(node.operand)
+            return await unary_test(node.op, operand, self.file_info, self.is_set)
+        assert isinstance(node, CondBinary)
+        left = await self.expander.string(node.left)
+        if node.op in ("==", "=", "!="):
+            pieces = await self.expander.pattern(node.right)
+            found = patterns.match(pieces, left, nocase=self.state.options.nocasematch)
+            return found if node.op != "!=" else not found
+        if node.op == "=~":
+            return await self._regex_match(left, node.right)
+        right = await self.expander.string(node.right)
+        if node.op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+            values = [arithmetic.evaluate(side, self.state) for side in (left, right)]
+            return binary_test(node.op, str(values[0]), str(values[1]))
+        if node.op in ("-nt", "-ot", "-ef"):
+            return await file_binary_test(node.op, left, right, self.file_info)
+        return binary_test(node.op, left, right)
+
+    async def _regex_match(self, text: str, word: Word) -> bool:
+        """`=~`: POSIX extended regular expressions (grep -E's engine); BASH_REMATCH."""
+        from ..commands.regex import compile_regex
+        pieces = await self.expander.pattern(word)
+        source = "".join(_regex_literal(piece) if quoted else piece for piece, quoted in pieces)
+        try:
+            regex = compile_regex(source, extended=True)
+        except Exception:
+            raise ShellError(f"{source}: invalid regular expression", status=2)
+        data = text.encode("utf-8", "surrogateescape")
+        found = regex.search(data)
+        if found is None:
+            self.state.unset("BASH_REMATCH")
+            return False
+        groups = [data[found.start():found.end()]]
+        if isinstance(found, re.Match):
+            groups += [group or b"" for group in found.groups()]
+        self.state.set_array("BASH_REMATCH", [g.decode("utf-8", "surrogateescape") for g in groups])
+        return True
+
+    def is_set(self, name: str) -> bool:
+        return self.state.get(name) is not None
+
+    async def file_info(self, path: str):
+        """What `test -f` and friends need to know about a path, or None."""
+        if not path:
+            return None
+        try:
+            info = await self.vfs.stat(path)
+        except Exception:
+            return None
+        if not info.exists:
+            return None
+        return _FileInfo(info.is_dir, not info.is_dir, info.size, float(info.modified_epoch_ms))
+
+    # ------------------------------------------------------------ simple commands
+
+    async def run_simple(self, node: SimpleCommand, io: CommandIO) -> int:
+        self.line = node.line
+        self.budget.command()
+        try:
+            argv = await self._expand_command_words(node.words)
+        except ShellError as error:
+            return await self.report(io, error)
+        if not argv:
+            return await self._assign_only(node, io)
+        opened = await self._open_redirects(node.redirects, io)
+        if opened is None:
+            return 1
+        command_io, closers = opened
+        try:
+            return await self._dispatch(node, argv, command_io)
+        finally:
+            await self._close_all(closers, io)
+
+    async def _expand_command_words(self, words: tuple[Word, ...]) -> list[str]:
+        """The argv; after `local`, `export`, `declare`... a `NAME=value` argument is one
+        word, not split or globbed (`local files=$(ls)` keeps the newlines)."""
+        from .builtins import DECLARATIONS
+        if not words:
+            return []
+        first = await self.expander.words(words[:1])
+        if len(first) != 1 or first[0] not in DECLARATIONS:
+            return first + await self.expander.words(words[1:])
+        argv = list(first)
+        for word in words[1:]:
+            if _ASSIGNMENT_WORD.match(word.source):
+                argv.append(await self.expander.string(word))
+            else:
+                argv.extend(await self.expander.words([word]))
+        return argv
+
+    async def _assign_only(self, node: SimpleCommand, io: CommandIO) -> int:
+        """`X=1` alone sets shell variables; `> f` alone creates f. The status is that of the
+        last command substitution, else 0."""
+        self.state.last_status = 0
+        try:
+            for assignment in node.assignments:
+                await self.assign(assignment)
+        except ShellError as error:
+            return await self.report(io, error)
+        status = self.state.last_status
+        opened = await self._open_redirects(node.redirects, io)
+        if opened is None:
+            return 1
+        await self._close_all(opened[1], io)
+        return status
+
+    async def assign(self, assignment: Assignment, *, local: bool = False) -> None:
+        state = self.state
+        if isinstance(assignment.value, tuple):
+            values = await self.expander.words(assignment.value)
+            state.set_array(assignment.name, values, append=assignment.append, local=local)
+            return
+        value = await self.expander.string(assignment.value)
+        if assignment.index is not None:
+            index = arithmetic.evaluate(await self.expander.string(_text_word(assignment.index)), state)
+            if assignment.append:
+                value = (state.get_element(assignment.name, index) or "") + value
+            state.set_element(assignment.name, index, value)
+            return
+        if assignment.append:
+            variable = state.lookup(assignment.name)
+            if variable is not None and variable.is_array:
+                state.set_array(assignment.name, [value], append=True, local=local)
+                return
+            value = (state.get(assignment.name) or "") + value
+        state.set(assignment.name, value, local=local)
+
+    async def _dispatch(self, node: SimpleCommand, argv: list[str], io: CommandIO) -> int:
+        from .builtins import BUILTINS
+        name = argv[0]
+        function = self.state.functions.get(name)
+        if function is not None:
+            return await self._with_prefix(node, io, lambda: self.call_function(function, argv[1:], io),
+                                           persist=False)
+        builtin = BUILTINS.get(name)
+        if builtin is not None:
+            return await self._with_prefix(node, io, lambda: builtin(self, argv[1:], io),
+                                           persist=name in _SPECIAL_BUILTINS)
+        return await self._with_prefix(node, io, lambda: self.run_registered(argv, io), persist=False)
+
+    async def _with_prefix(self, node: SimpleCommand, io: CommandIO, work: Callable[[], Awaitable[int]],
+                           persist: bool) -> int:
+        """`X=1 cmd`: the assignments hold for this command only (special builtins keep them)."""
+        if not node.assignments:
+            return await work()
+        saved = {a.name: self.state.save(a.name) for a in node.assignments}
+        try:
+            for assignment in node.assignments:
+                await self.assign(assignment)
+                self.state.lookup(assignment.name).exported = True
+        except ShellError as error:
+            return await self.report(io, error)
+        try:
+            return await work()
+        finally:
+            if not persist:
+                for name, variable in saved.items():
+                    self.state.restore(name, variable)
+
+    async def call_function(self, function: FunctionDef, args: list[str], io: CommandIO) -> int:
+        state = self.state
+        if state.function_depth >= self.limits.max_function_depth:
+            raise LimitExceeded(f"{function.name}: functions nested more than {self.limits.max_function_depth} "
+                                "levels deep (maximum function depth); a recursion probably never ends.")
+        saved_positional = state.positional
+        state.positional = list(args)
+        state.scopes.append({})
+        state.function_depth += 1
+        try:
+            return await self.run_command(function.body, io)
+        except FunctionReturn as returned:
+            return returned.status
+        finally:
+            state.function_depth -= 1
+            state.scopes.pop()
+            state.positional = saved_positional
+
+    async def run_registered(self, argv: list[str], io: CommandIO) -> int:
+        """A command of the registry: behind the policy gate, streaming when it can."""
+        from ..commands.system import closest_names
+        spec = self.ctx.registry.get(argv[0])
+        if spec is None:
+            hint = closest_names(argv[0], self.ctx.registry.names())
+            message = f"bash: line {self.line}: {argv[0]}: command not found"
+            if hint:
+                message += f" (did you mean: {', '.join(hint)}?)"
+            await io.error(message)
+            self.record.add(argv, 127)
+            return 127
+        ctx = dataclasses.replace(self.ctx, vfs=self.vfs, environment=self.state.exported())
+        args = await self.gate(spec, argv[1:], ctx)
+        if isinstance(args, CommandResult):
+            await io.error(args.stderr)
+            self.record.add(argv, args.exit_code)
+            return args.exit_code
+        status = await self._invoke(spec, ctx, args, io)
+        self.record.add(argv, status)
+        return status
+
+    async def _invoke(self, spec: CommandSpec, ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+        try:
+            if spec.stream is not None:
+                return await spec.stream(ctx, args, io)
+            stdin = b""
+            if io.stdin_is_pipe:
+                try:
+                    stdin = await io.stdin.read_all(ctx.max_materialized_bytes or self.limits.max_output_bytes)
+                except StreamLimit as error:
+                    await io.error(f"{spec.name}: {error}; narrow the input first (grep, head)")
+                    return 1
+            result = await invoke_command(spec, ctx, args, stdin)
+        except (BrokenPipe, LimitExceeded, StreamLimit, asyncio.CancelledError):
+            raise
+        except Exception as error:  # a crashing command fails its own stage, never the run
+            await io.error(f"{spec.name}: internal runtime error: {str(error) or type(error).__name__}")
+            return 1
+        if result.content_type != "text/plain":
+            self.record.content_type = result.content_type
+        await io.stdout.write(result.stdout)
+        if result.stderr:
+            await io.error(result.stderr)
+        return result.exit_code
+
+    # ------------------------------------------------------------ redirections
+
+    async def _open_redirects(self, redirects, io: CommandIO):
+        if not redirects:
+            return io, []
+        try:
+            return await open_redirects(self, redirects, io)
+        except ShellError as error:
+            await self.report(io, error)
+            return None
+
+    async def _close_all(self, closers, io: CommandIO) -> None:
+        for closer in closers:
+            try:
+                await closer.close()
+            except ShellError as error:
+                await self.report(io, error)
+
+    # ------------------------------------------------------------ substitution, sources, errors
+
+    async def _substitute(self, node: CommandSub) -> str:
+        """`$(...)`: run in a subshell, capture stdout; `$?` becomes its status."""
+        output = BufferWriter(self.limits.max_expansion_bytes, "command substitution output")
+        child = self.child()
+        child.line = self.line
+        io = CommandIO(EmptyReader(), output, self.stderr, stdin_is_pipe=False)
+        try:
+            status = await child.run(node.script, io)
+        except StreamLimit as error:
+            raise ShellError(str(error), fatal=True)
+        self.state.last_status = status
+        return output.data.decode("utf-8", "surrogateescape")
+
+    # Where `$(...)` writes its stderr: the run's stderr (set by the runtime).
+    stderr: Writer = NullWriter()
+
+    async def run_source(self, source: str, io: CommandIO, name: str) -> int:
+        """`source`, `.` and `eval`: parse and run in this shell."""
+        from .lexer import ShellSyntaxError
+        from .parser import parse_script
+        if self.source_depth >= self.limits.max_source_depth:
+            raise LimitExceeded(f"{name}: source/eval nested more than {self.limits.max_source_depth} levels")
+        try:
+            script = parse_script(source)
+        except ShellSyntaxError as error:
+            await io.error(f"bash: {name}: line {error.line}: {error.message}")
+            return 2
+        self.source_depth += 1
+        saved_line = self.line
+        try:
+            return await self.run_script(script, io)
+        finally:
+            self.source_depth -= 1
+            self.line = saved_line
+
+    async def report(self, io: CommandIO, error: ShellError) -> int:
+        """Print a shell error as bash does; a fatal one ends the script."""
+        await io.error(f"bash: line {self.line}: {error.message}")
+        if error.fatal:
+            raise ShellExit(error.status)
+        return error.status
+
+
+@dataclasses.dataclass(frozen=True)
+class _FileInfo:
+    is_dir: bool
+    is_file: bool
+    size: int
+    mtime_ms: float
+
+
+_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+
+# Builtins whose prefix assignments stay (POSIX special builtins).
+_SPECIAL_BUILTINS = {":", ".", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift",
+                     "source", "unset"}
+
+
+def _text_word(text: str) -> Word:
+    from .ast import Quoted
+    return Word((Quoted(text),), text)
+
+
+def _regex_literal(text: str) -> str:
+    """A quoted part of `=~`'s right side matches itself."""
+    return "".join("\\" + ch if ch in ".[]()*+?{}|^$\\" else ch for ch in text)

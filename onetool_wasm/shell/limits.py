@@ -1,0 +1,88 @@
+"""The limits every run of the shell lives within, and the error that ends a run past one.
+
+Each limit has a default that an agent's real work never meets and a message that says
+what to do instead. Hosts change them through `execution_policy` (snake_case or the
+camelCase keys of the JS API).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Mapping
+
+
+class LimitExceeded(Exception):
+    """Ends the whole run: the message reaches the model as an [error] line."""
+
+    def __init__(self, message: str, status: int = 124) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class ShellLimits:
+    deadline_ms: int = 30_000            # wall time of one run
+    max_commands: int = 1_000_000        # simple commands executed in one run
+    max_loop_iterations: int = 1_000_000  # iterations of all loops in one run
+    max_function_depth: int = 64         # nested function calls (Pyodide's stack is small)
+    max_expansion_bytes: int = 16 << 20  # one word list, one $(...) output
+    max_heredoc_bytes: int = 16 << 20    # one here-document or here-string
+    max_output_bytes: int = 64 << 20     # what a run writes to its stdout or stderr
+    max_source_depth: int = 32           # nested source / eval / bash script
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "ShellLimits":
+        names = {f.name: f.name for f in fields(cls)}
+        names.update({_camel(name): name for name in list(names)})
+        values = {}
+        for key, value in options.items():
+            if key not in names:
+                raise ValueError(f"unknown execution_policy option: {key}")
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"execution_policy.{key} must be a positive integer")
+            values[names[key]] = value
+        return cls(**values)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+class Budget:
+    """The counters of one run, checked at every command and loop iteration."""
+
+    def __init__(self, limits: ShellLimits, cancelled: Callable[[], bool] = lambda: False) -> None:
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.deadline_ms / 1000
+        self.commands = 0
+        self.iterations = 0
+        self.cancelled = cancelled
+
+    def remaining_seconds(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def check_time(self) -> None:
+        if self.cancelled():
+            raise LimitExceeded("the run was cancelled", 130)
+        if time.monotonic() > self.deadline:
+            raise LimitExceeded(f"the run took longer than its {self.limits.deadline_ms / 1000:g} s limit "
+                                "and was stopped. Make the command do less work (a smaller input, "
+                                "`| head`), or split it into several runs.")
+
+    def command(self) -> None:
+        self.commands += 1
+        if self.commands > self.limits.max_commands:
+            raise LimitExceeded(f"more than {self.limits.max_commands} commands ran in one run; "
+                                "a loop probably never ends. Bound the loop or split the work.")
+        if self.commands % 64 == 0:
+            self.check_time()
+
+    def iteration(self) -> None:
+        self.iterations += 1
+        if self.iterations > self.limits.max_loop_iterations:
+            raise LimitExceeded(f"loops ran more than {self.limits.max_loop_iterations} iterations in one "
+                                "run; check the loop's condition, or bound it.")
+        if self.iterations % 64 == 0:
+            self.check_time()

@@ -1,0 +1,226 @@
+"""The state of one shell: variables (scalars and indexed arrays, with function-local scopes),
+functions, positional parameters, options, the working directory and the last status.
+
+A run starts from a fresh state (the cwd `/`); a host that wants a session keeps one.
+`( ... )` and `$( ... )` run in a copy (`fork`), so nothing they change leaks out.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ShellError(Exception):
+    """An error the shell reports on stderr as `bash: line N: message` and that ends the
+    current command with `status` (an expansion error, a readonly variable...).
+    fatal: a non-interactive shell leaves the whole script (`${x?}`, `set -u` unset)."""
+
+    def __init__(self, message: str, status: int = 1, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.fatal = fatal
+
+
+@dataclass
+class Variable:
+    value: str | dict[int, str] = ""   # a dict is an indexed (sparse) array
+    exported: bool = False
+    readonly: bool = False
+    integer: bool = False
+
+    @property
+    def is_array(self) -> bool:
+        return isinstance(self.value, dict)
+
+    def scalar(self) -> str:
+        """`$a` of an array is element 0."""
+        if isinstance(self.value, dict):
+            return self.value.get(0, "")
+        return self.value
+
+    def elements(self) -> list[str]:
+        if isinstance(self.value, dict):
+            return [self.value[k] for k in sorted(self.value)]
+        return [self.value]
+
+
+@dataclass
+class Options:
+    errexit: bool = False    # set -e
+    nounset: bool = False    # set -u
+    pipefail: bool = False   # set -o pipefail
+    xtrace: bool = False     # set -x
+    noglob: bool = False     # set -f
+    noclobber: bool = False  # set -C
+    nullglob: bool = False   # shopt -s nullglob
+    failglob: bool = False   # shopt -s failglob
+    dotglob: bool = False    # shopt -s dotglob
+    nocasematch: bool = False
+    extglob: bool = False
+
+    def flags(self) -> str:
+        """`$-` (bash adds h and B for its own features)."""
+        letters = [("f", self.noglob), ("u", self.nounset), ("e", self.errexit), ("x", self.xtrace),
+                   ("C", self.noclobber)]
+        return "h" + "".join(letter for letter, on in letters if on) + "B"
+
+
+@dataclass
+class ShellState:
+    scopes: list[dict[str, Variable]] = field(default_factory=lambda: [{}])
+    functions: dict[str, Any] = field(default_factory=dict)   # name -> ast.FunctionDef
+    positional: list[str] = field(default_factory=list)
+    script_name: str = "bash"                                  # $0
+    options: Options = field(default_factory=Options)
+    cwd: str = "/"
+    previous_cwd: str | None = None
+    last_status: int = 0
+    function_depth: int = 0
+    subshell_depth: int = 0
+    exit_trap: str | None = None                               # `trap '...' EXIT`
+
+    @classmethod
+    def fresh(cls, environment: dict[str, str] | None = None) -> "ShellState":
+        state = cls()
+        defaults = {"HOME": "/", "PATH": "/usr/local/bin:/usr/bin:/bin", "PWD": "/", "SHELL": "/bin/bash",
+                    "USER": "user", "LOGNAME": "user", "TERM": "dumb", "LANG": "C", "LC_ALL": "C"}
+        for name, value in {**defaults, **(environment or {})}.items():
+            state.scopes[0][name] = Variable(value, exported=True)
+        state.scopes[0]["IFS"] = Variable(" \t\n")
+        state.scopes[0]["OPTIND"] = Variable("1")
+        state.scopes[0]["BASH_VERSION"] = Variable("5.2.15(1)-release")
+        return state
+
+    def fork(self) -> "ShellState":
+        """A subshell's copy: changes to it never reach this state."""
+        child = copy.deepcopy(self)
+        child.subshell_depth += 1
+        return child
+
+    # ------------------------------------------------------------ variables
+
+    def lookup(self, name: str) -> Variable | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def get(self, name: str) -> str | None:
+        """A scalar variable's value (element 0 of an array), None when unset."""
+        variable = self.lookup(name)
+        if variable is None:
+            return None
+        if isinstance(variable.value, dict) and 0 not in variable.value:
+            return None
+        return variable.scalar()
+
+    def get_element(self, name: str, index: int) -> str | None:
+        variable = self.lookup(name)
+        if variable is None:
+            return None
+        if isinstance(variable.value, dict):
+            if index < 0:
+                keys = sorted(variable.value)
+                index = keys[index] if -index <= len(keys) else -1
+            return variable.value.get(index)
+        return variable.value if index == 0 else None
+
+    def set(self, name: str, value: str, *, local: bool = False) -> None:
+        variable = self._writable(name, local)
+        if isinstance(variable.value, dict):
+            variable.value[0] = value
+        else:
+            variable.value = value
+
+    def set_element(self, name: str, index: int, value: str) -> None:
+        variable = self._writable(name, False)
+        if not isinstance(variable.value, dict):
+            variable.value = {0: variable.value} if variable.value != "" else {}
+        if index < 0:
+            keys = sorted(variable.value)
+            if -index > len(keys):
+                raise ShellError(f"{name}[{index}]: bad array subscript")
+            index = keys[-1] + 1 + index
+        variable.value[index] = value
+
+    def set_array(self, name: str, values: list[str], *, append: bool = False, local: bool = False) -> None:
+        variable = self._writable(name, local)
+        current = variable.value if isinstance(variable.value, dict) else (
+            {0: variable.value} if append and variable.value != "" else {})
+        if not append:
+            current = {}
+        start = max(current) + 1 if current else 0
+        for offset, value in enumerate(values):
+            current[start + offset] = value
+        variable.value = current
+
+    def unset(self, name: str) -> None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                if scope[name].readonly:
+                    raise ShellError(f"unset: {name}: cannot unset: readonly variable")
+                del scope[name]
+                return
+
+    def unset_element(self, name: str, index: int) -> None:
+        variable = self.lookup(name)
+        if variable is not None and isinstance(variable.value, dict):
+            variable.value.pop(index, None)
+        elif variable is not None and index == 0:
+            self.unset(name)
+
+    def declare_local(self, name: str) -> Variable:
+        """`local name`: a variable of the innermost function scope (unset until assigned,
+        as bash shows it to `${name-unset}`)."""
+        scope = self.scopes[-1]
+        if name not in scope:
+            outer = self.lookup(name)
+            scope[name] = Variable("", exported=bool(outer and outer.exported))
+        return scope[name]
+
+    def exported(self) -> dict[str, str]:
+        """The environment a command sees: every exported scalar, innermost scope winning."""
+        environment: dict[str, str] = {}
+        for scope in self.scopes:
+            for name, variable in scope.items():
+                if variable.exported and not variable.is_array:
+                    environment[name] = variable.scalar()
+                elif name in environment and not variable.exported:
+                    environment.pop(name)
+        return environment
+
+    def names(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for scope in self.scopes:
+            for name in scope:
+                seen[name] = None
+        return sorted(seen)
+
+    def save(self, name: str) -> Variable | None:
+        """A copy of a variable as it is now, for `restore` (`X=1 cmd` holds for cmd only)."""
+        variable = self.lookup(name)
+        return copy.deepcopy(variable) if variable is not None else None
+
+    def restore(self, name: str, saved: Variable | None) -> None:
+        scope = self._scope_of(name)
+        if saved is None:
+            scope.pop(name, None)
+        else:
+            scope[name] = saved
+
+    def _scope_of(self, name: str) -> dict[str, Variable]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return self.scopes[0]
+
+    def _writable(self, name: str, local: bool) -> Variable:
+        scope = self.scopes[-1] if local else self._scope_of(name)
+        variable = scope.get(name)
+        if variable is None:
+            variable = scope[name] = Variable("")
+        elif variable.readonly:
+            raise ShellError(f"{name}: readonly variable")
+        return variable

@@ -1,0 +1,64 @@
+"""A view of a VFS from a working directory: relative paths resolve against it.
+
+The shell hands commands this view, so `cat notes.txt` after `cd /work` reads
+`/work/notes.txt` and no command needs to know about the cwd.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .base import VFS, VFSStat
+
+
+class CwdVFS:
+    def __init__(self, base: VFS, cwd: str) -> None:
+        self.base = base
+        self.cwd = cwd
+
+    def resolve(self, path: str) -> str:
+        if path.startswith("/") or self.cwd == "/":
+            return path if path.startswith("/") else "/" + path
+        return self.cwd + "/" + path
+
+    def normalize(self, path: str) -> str:
+        return self.base.normalize(self.resolve(path))
+
+    async def exists(self, path: str) -> bool:
+        return await self.base.exists(self.resolve(path))
+
+    async def is_dir(self, path: str) -> bool:
+        return await self.base.is_dir(self.resolve(path))
+
+    async def mkdir(self, path: str, parents: bool = True) -> str:
+        return await self.base.mkdir(self.resolve(path), parents)
+
+    async def listdir(self, path: str = ".") -> list[str]:
+        return await self.base.listdir(self.resolve(path))
+
+    async def read_bytes(self, path: str) -> bytes:
+        return await self.base.read_bytes(self.resolve(path))
+
+    async def read_text(self, path: str) -> str:
+        return await self.base.read_text(self.resolve(path))
+
+    async def write_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        return await self.base.write_bytes(self.resolve(path), data, make_parents)
+
+    async def append_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        return await self.base.append_bytes(self.resolve(path), data, make_parents)
+
+    async def delete(self, path: str) -> str:
+        return await self.base.delete(self.resolve(path))
+
+    async def copy(self, src: str, dst: str) -> tuple[str, str]:
+        return await self.base.copy(self.resolve(src), self.resolve(dst))
+
+    async def move(self, src: str, dst: str) -> tuple[str, str]:
+        return await self.base.move(self.resolve(src), self.resolve(dst))
+
+    async def stat(self, path: str) -> VFSStat:
+        return await self.base.stat(self.resolve(path))
+
+    def __getattr__(self, name: str) -> Any:
+        # Anything else a backend offers (resource policy, walk helpers) is the base's.
+        return getattr(self.base, name)
