@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 MAX_BRACE_WORDS = 100_000
 
 Pieces = list[tuple[str, bool]]
-# Between two elements of "$@" / "${a[@]}": ends the field being built.
-FIELD_BREAK = ("", True, "break")
 
 
 @dataclass
@@ -245,7 +243,7 @@ class Expander:
     def _check_unset(self, param: Param) -> None:
         if self.state.options.nounset and param.name not in ("@", "*"):
             shown = param.name + (f"[{param.index}]" if param.index is not None else "")
-            raise ShellError(f"{shown}: unbound variable", status=1, fatal=True)
+            raise ShellError(f"{shown}: unbound variable", status=127, fatal=True)
 
     async def _operator(self, param: Param, values: list[str] | None, is_list: bool,
                         quoted: bool) -> tuple[list[str], bool]:
@@ -261,7 +259,8 @@ class Expander:
             return [cut(value, pieces, len(op) == 2) for value in values], is_list
         if op in ("/", "//", "/#", "/%"):
             pieces = await self.pattern(param.arg) if param.arg else []
-            replacement = await self.string(param.arg2) if param.arg2 else ""
+            # Pieces, not text: an unquoted `&` in the replacement is the match (bash 5.2).
+            replacement = await self.pattern(param.arg2) if param.arg2 else ""
             return [patterns.replace(value, pieces, replacement, op) for value in values], is_list
         if op == ":":
             return await self._substring(param, values, is_list), is_list

@@ -23,6 +23,7 @@ from ..streams import (BrokenPipe, BufferWriter, EmptyReader, NullWriter, Pipe, 
                        Writer, yield_now)
 from ..vfs.cwd import CwdVFS
 from . import arithmetic, patterns
+from .arithmetic import ArithError
 from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CommandSub, CondAnd,
                   CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef,
                   If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
@@ -207,6 +208,13 @@ class Interpreter:
     # ------------------------------------------------------------ commands
 
     async def run_command(self, node: "Command", io: CommandIO) -> int:
+        self.budget.enter()
+        try:
+            return await self._run_command(node, io)
+        finally:
+            self.budget.leave()
+
+    async def _run_command(self, node: "Command", io: CommandIO) -> int:
         if isinstance(node, SimpleCommand):
             return await self.run_simple(node, io)
         if isinstance(node, FunctionDef):
@@ -240,15 +248,19 @@ class Interpreter:
         if isinstance(node, Case):
             return await self._run_case(node, io)
         if isinstance(node, ArithCommand):
-            return await self._guarded(io, self._arith_status(node.expression))
+            return await self._guarded(io, self._arith_status(node.expression), "((")
         if isinstance(node, CondCommand):
-            return await self._guarded(io, self._cond_status(node.expression))
+            return await self._guarded(io, self._cond_status(node.expression), "[[")
         raise TypeError(f"unknown command node {type(node).__name__}")
 
-    async def _guarded(self, io: CommandIO, work: Awaitable[int]) -> int:
-        """Run an evaluation that may raise a shell error: report it, status 1 (or exit)."""
+    async def _guarded(self, io: CommandIO, work: Awaitable[int], keyword: str) -> int:
+        """An evaluation that may fail: an arithmetic error in `((`, `for ((` or `[[` is
+        reported as bash does (`((: 1/0: division by 0 ...`) with status 1, not fatal."""
         try:
             return await work
+        except ArithError as error:
+            await io.error(f"bash: line {self.line}: {keyword}: {error.message}")
+            return 1
         except ShellError as error:
             return await self.report(io, error)
 
@@ -300,21 +312,22 @@ class Interpreter:
         return status
 
     async def _run_arith_for(self, node: ArithFor, io: CommandIO) -> int:
-        status = 0
         self.loop_depth += 1
         try:
-            if node.init.parts:
-                await self.expander.arithmetic(node.init)
-            while not node.condition.parts or await self.expander.arithmetic(node.condition) != 0:
-                status, action = await self._loop_body(node.body, io)
-                if action == "break":
-                    break
-                if node.step.parts:
-                    await self.expander.arithmetic(node.step)
-        except ShellError as error:
-            return await self.report(io, error)
+            return await self._guarded(io, self._arith_loop(node, io), "((")
         finally:
             self.loop_depth -= 1
+
+    async def _arith_loop(self, node: ArithFor, io: CommandIO) -> int:
+        status = 0
+        if node.init.parts:
+            await self.expander.arithmetic(node.init)
+        while not node.condition.parts or await self.expander.arithmetic(node.condition) != 0:
+            status, action = await self._loop_body(node.body, io)
+            if action == "break":
+                break
+            if node.step.parts:
+                await self.expander.arithmetic(node.step)
         return status
 
     async def _run_while(self, node: While, io: CommandIO) -> int:

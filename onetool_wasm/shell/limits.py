@@ -6,6 +6,7 @@ camelCase keys of the JS API).
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
@@ -25,7 +26,7 @@ class ShellLimits:
     deadline_ms: int = 30_000            # wall time of one run
     max_commands: int = 1_000_000        # simple commands executed in one run
     max_loop_iterations: int = 1_000_000  # iterations of all loops in one run
-    max_function_depth: int = 64         # nested function calls (Pyodide's stack is small)
+    max_function_depth: int = 50         # nested function calls (Pyodide's stack is small)
     max_expansion_bytes: int = 16 << 20  # one word list, one $(...) output
     max_heredoc_bytes: int = 16 << 20    # one here-document or here-string
     max_output_bytes: int = 64 << 20     # what a run writes to its stdout or stderr
@@ -59,6 +60,8 @@ class Budget:
         self.commands = 0
         self.iterations = 0
         self.cancelled = cancelled
+        self.depth = 0
+        self.max_depth = _depth_allowance()
 
     def remaining_seconds(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
@@ -79,6 +82,20 @@ class Budget:
         if self.commands % 64 == 0:
             self.check_time()
 
+    def enter(self) -> None:
+        """One level deeper in the tree of running commands (nested blocks, function calls,
+        subshells). The interpreter recurses on the Python stack, so the allowance comes
+        from the stack that is left, whatever the platform gives."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            self.depth -= 1
+            raise LimitExceeded("commands are nested too deeply (blocks within blocks, or functions "
+                                "calling functions) for the interpreter's stack; flatten the script "
+                                "or use a loop instead of recursion.")
+
+    def leave(self) -> None:
+        self.depth -= 1
+
     def iteration(self) -> None:
         self.iterations += 1
         if self.iterations > self.limits.max_loop_iterations:
@@ -86,3 +103,24 @@ class Budget:
                                 "run; check the loop's condition, or bound it.")
         if self.iterations % 64 == 0:
             self.check_time()
+
+
+# Python frames one level of command nesting takes at most (a function call is the deepest).
+FRAMES_PER_LEVEL = 10
+# CPython's default of 1000 frames allows only a few dozen levels; its C stack has room for
+# more. Pyodide's WebAssembly stack has not: there the platform's own limit stands.
+CPYTHON_RECURSION_LIMIT = 4000
+
+
+def _depth_allowance() -> int:
+    if sys.platform != "emscripten" and sys.getrecursionlimit() < CPYTHON_RECURSION_LIMIT:
+        sys.setrecursionlimit(CPYTHON_RECURSION_LIMIT)
+    used = _stack_depth()
+    return max(8, (sys.getrecursionlimit() - used - 150) // FRAMES_PER_LEVEL)
+
+
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth

@@ -124,8 +124,11 @@ def _unescape(text: str) -> str:
 
 
 def _split_all(line: str, ifs: str) -> list[str]:
-    fields = _split_into(line, ifs, 10 ** 9, False)
-    return fields if fields != [""] else []
+    """`read -a`: every field."""
+    fields = _split_into(line, ifs, len(line) + 1, False)
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
 
 
 def _split_into(line: str, ifs: str, count: int, reply: bool) -> list[str]:
