@@ -21,9 +21,8 @@ from .presentation import OutputLimits, Presentation, present, require_non_negat
 from .result import CommandResult, err, ok, printable
 from .shell import ChainItem, ParseError, Pipeline, parse_command_line
 from .shell.interpreter import Interpreter, RunRecord
-from .shell.lexer import ShellSyntaxError
 from .shell.limits import Budget, LimitExceeded, ShellLimits
-from .shell.parser import parse_script
+from .shell.parser import parse_until_error
 from .shell.state import ShellState
 from .streams import BufferWriter, EmptyReader, StreamLimit
 from .vfs.base import VFS
@@ -116,10 +115,7 @@ class AgentCLI:
 
     async def _execute_shell(self, command_line: str) -> _ChainOutcome:
         """The bash language: parse, interpret over streams, collect stdout and stderr."""
-        try:
-            script = parse_script(command_line)
-        except ShellSyntaxError as error:
-            return _ChainOutcome(err(f"bash: line {error.line}, column {error.column}: {error.message}", 2))
+        script, syntax_error = parse_until_error(command_line)
         limits = self.shell_limits
         state = self.shell_state if self.shell_state is not None else ShellState.fresh()
         stdout = BufferWriter(limits.max_output_bytes, "the run's output")
@@ -130,6 +126,11 @@ class AgentCLI:
         io = CommandIO(EmptyReader(), stdout, stderr)
         try:
             status = await shell.run_main(script, io)
+            if syntax_error is not None and not shell.exited:
+                # The lines before the error ran, as bash runs them; then the shell stops.
+                status = 2
+                stderr.data += (f"bash: line {syntax_error.line}, column {syntax_error.column}: "
+                                f"{syntax_error.message}\n").encode()
         except LimitExceeded as limit:
             status = limit.status
             stderr.data += limit.message.encode()

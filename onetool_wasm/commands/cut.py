@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from ..result import TEXT, CommandResult, ok_bytes
 from .helpers import fail
-from .lines import join_lines, read_inputs, split_lines
+from .lines import join_lines, open_sources, read_inputs, source_blocks, split_lines, with_stream
 from .options import OptionSpec, getopt
-from .spec import CommandContext, CommandFailed, CommandSpec
+from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 USAGE = "cut -b LIST|-c LIST|-f LIST [-d DELIM] [-s] [--complement] [path ...]"
 _OPTIONS = OptionSpec(
@@ -154,19 +154,34 @@ def cut_positions(line: bytes, options: CutOptions) -> bytes:
     return (options.output_delimiter or b"").join(pieces)  # type: ignore[arg-type]
 
 
+def cut_block(data: bytes, options: CutOptions) -> list[bytes]:
+    """The output lines for these input lines."""
+    out: list[bytes] = []
+    for line in split_lines(data):
+        piece = cut_fields(line, options) if options.unit == "f" else cut_positions(line, options)
+        if piece is not None:
+            out.append(piece)
+    return out
+
+
 async def cmd_cut(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     options = parse_options(args)
     inputs = await read_inputs(ctx, "cut", options.paths, stdin)
-    out: list[bytes] = []
-    for _, data in inputs:
-        for line in split_lines(data):
-            piece = cut_fields(line, options) if options.unit == "f" else cut_positions(line, options)
-            if piece is not None:
-                out.append(piece)
-    return ok_bytes(join_lines(out), TEXT)
+    return ok_bytes(join_lines([piece for _, data in inputs for piece in cut_block(data, options)]), TEXT)
 
 
-CUT = CommandSpec(
+async def stream_cut(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    """cut as stdin arrives: each block of whole lines is cut and written at once."""
+    options = parse_options(args)
+    for source in await open_sources(ctx, "cut", options.paths, io):
+        async for block in source_blocks(source, io, "cut"):
+            out = cut_block(block, options)
+            if out:
+                await io.stdout.write(join_lines(out))
+    return 0
+
+
+CUT = with_stream(CommandSpec(
     name="cut",
     summary="Select fields, characters, or bytes from each line of stdin or a file.",
     usage=USAGE,
@@ -176,6 +191,6 @@ CUT = CommandSpec(
              "  cut -c 1-19 /logs/app.log\n  cat /data/users.csv | cut -d , -f 2 | sort | uniq -c"),
     group="text", handler=cmd_cut,
     accepts_stdin=True, min_args=1, max_args=None, conformance_args=("-f", "1"), kind="read",
-)
+), stream_cut)
 
 COMMANDS = [CUT]

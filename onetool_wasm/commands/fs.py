@@ -9,10 +9,15 @@ from ..result import CommandResult, err, ok, ok_bytes
 from ..textutil import format_size, looks_binary
 from ..vfs.paths import parent_of
 from .fs_common import FS_ERRORS, file_write_failure, fs_failure, stat_or_fail
+from ..streams import Reader
 from .helpers import binary_input_message, check_materialized, fail, usage_error
-from .spec import CommandContext, CommandFailed, CommandSpec
+from .lines import line_blocks, with_stream, write_result
+from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 CAT_USAGE = "cat [path ...|-]"
+# Piped text would be silently lost: say how to splice it in.
+_UNSPLICED_STDIN = err("cat: stdin is only read when no file paths are given or when '-' is present. "
+                       f"Usage: {CAT_USAGE}")
 
 
 # -- stat ---------------------------------------------------------------------------------
@@ -37,9 +42,7 @@ async def cmd_cat(ctx: CommandContext, args: list[str], stdin: bytes) -> Command
             return usage_error("cat", CAT_USAGE)
         return ok_bytes(_checked_stdin(ctx, stdin, 0), "text/plain")
     if stdin and "-" not in args:
-        # Piped text would be silently lost: say how to splice it in.
-        return err("cat: stdin is only read when no file paths are given or when '-' is present. "
-                   f"Usage: {CAT_USAGE}")
+        return _UNSPLICED_STDIN
     chunks: list[bytes] = []
     total = 0
     for target in args:
@@ -71,6 +74,44 @@ async def _read_cat_file(ctx: CommandContext, target: str, total_before: int) ->
     if looks_binary(data):
         raise fail(binary_input_message("cat", normalized, len(data)))
     return data
+
+
+async def stream_cat(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    """cat with stdin copied as it arrives; files are read (and checked) before any output,
+    as the normal handler reads them."""
+    if not args:
+        if not io.stdin_is_pipe:
+            return await write_result(io, usage_error("cat", CAT_USAGE))
+        await _copy_stdin(io)
+        return 0
+    if "-" not in args and io.stdin_is_pipe and await _has_input(io.stdin):
+        return await write_result(io, _UNSPLICED_STDIN)
+    contents: list[bytes | None] = []  # None: stdin's place in the list
+    total = 0
+    for target in args:
+        data = None if target == "-" else await _read_cat_file(ctx, target, total)
+        total += len(data or b"")
+        contents.append(data)
+    for data in contents:
+        if data is None:
+            await _copy_stdin(io)
+        else:
+            await io.stdout.write(data)
+    return 0
+
+
+async def _has_input(reader: Reader) -> bool:
+    """Whether any bytes come (waits for the first chunk, then puts it back)."""
+    chunk = await reader.read()
+    reader.unread(chunk)
+    return bool(chunk)
+
+
+async def _copy_stdin(io: CommandIO) -> None:
+    async for block in line_blocks(io.stdin):
+        if looks_binary(block):
+            raise fail(binary_input_message("cat", None, len(block)))
+        await io.stdout.write(block)
 
 
 # -- write / append -----------------------------------------------------------------------
@@ -115,7 +156,7 @@ STAT = CommandSpec(
     accepts_stdin=False, min_args=1, max_args=1, conformance_args=("/missing",),
 )
 
-CAT = CommandSpec(
+CAT = with_stream(CommandSpec(
     name="cat",
     summary="Read text from one or more files, or splice piped stdin with `-`.",
     usage=CAT_USAGE,
@@ -126,7 +167,7 @@ CAT = CommandSpec(
     group="fs",
     handler=cmd_cat,
     accepts_stdin=True, min_args=0, conformance_args=("/missing",),
-)
+), stream_cat)
 
 WRITE = CommandSpec(
     name="write",

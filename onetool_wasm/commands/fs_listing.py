@@ -50,46 +50,81 @@ def parse_ls_args(args: list[str]) -> tuple[LsOptions, list[str]]:
 
 
 async def cmd_ls(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    """In the bash language, as GNU ls: the working directory by default, operands shown as
+    written (`ls *.txt` prints `a.txt`), a missing one `cannot access`, exit 2."""
     options, operands = parse_ls_args(args)
-    operands = operands or ["/"]
-    files, directories, missing = await _classify(ctx, operands)
+    gnu = ctx.grammar == "bash"
+    operands = operands or (["."] if gnu else ["/"])
+    files, directories, missing = await _classify(ctx, operands, gnu)
     blocks: list[str] = []
     if files:
-        blocks.append(render_entries([LsEntry(info.path, info) for info in files], options))
+        blocks.append(render_entries([LsEntry(shown, info) for shown, info in files], options))
     with_headers = len(operands) > 1 or options.recursive
-    for directory in directories:
-        blocks.extend(await _directory_blocks(ctx, directory.path, options, with_headers))
+    for shown, directory in directories:
+        blocks.extend(await _directory_blocks(ctx, directory.path, shown, options, with_headers))
     text = "\n\n".join(blocks)
-    return listing_result("ls", text + "\n" if text else "", missing)
+    output = text + "\n" if text else ""
+    if gnu and missing:
+        lines = [f"ls: cannot access '{path}': No such file or directory" for path in missing]
+        return CommandResult(output.encode("utf-8"), "\n".join(lines), 2)
+    return listing_result("ls", output, missing)
 
 
-async def _classify(ctx: CommandContext, operands: list[str]) -> tuple[list[VFSStat], list[VFSStat], list[str]]:
-    """Operands as (files, directories, missing paths); files and directories in name order."""
-    files: list[VFSStat] = []
-    directories: list[VFSStat] = []
+async def _classify(ctx: CommandContext, operands: list[str], as_written: bool
+                    ) -> tuple[list[tuple[str, VFSStat]], list[tuple[str, VFSStat]], list[str]]:
+    """Operands as (files, directories, missing), each with the name to show (as written,
+    or the normalised path); files and directories in name order."""
+    files: list[tuple[str, VFSStat]] = []
+    directories: list[tuple[str, VFSStat]] = []
+    present = [operand for operand in operands]
+    shown = iter(present)
 
     async def visit(info: VFSStat) -> None:
-        (directories if info.is_dir else files).append(info)
-    missing = await visit_operands(ctx, "ls", operands, visit)
-    files.sort(key=lambda info: c_locale_key(info.path))
-    directories.sort(key=lambda info: c_locale_key(info.path))
+        name = next(shown) if as_written else info.path
+        (directories if info.is_dir else files).append((name, info))
+    if as_written:
+        missing, present = await _split_missing(ctx, operands)
+        shown = iter(present)
+        await visit_operands(ctx, "ls", present, visit)
+    else:
+        missing = await visit_operands(ctx, "ls", operands, visit)
+    files.sort(key=lambda item: c_locale_key(item[0]))
+    directories.sort(key=lambda item: c_locale_key(item[0]))
     return files, directories, missing
 
 
-async def _directory_blocks(ctx: CommandContext, path: str, options: LsOptions, with_header: bool) -> list[str]:
-    """One directory's listing; with -R, a `path:` section for it and for each directory
+async def _split_missing(ctx: CommandContext, operands: list[str]) -> tuple[list[str], list[str]]:
+    """(missing operands as written, present ones)."""
+    missing, present = [], []
+    for operand in operands:
+        try:
+            exists = (await ctx.vfs.stat(operand)).exists
+        except FS_ERRORS:
+            exists = True  # let the listing report the failure itself
+        (present if exists else missing).append(operand)
+    return missing, present
+
+
+async def _directory_blocks(ctx: CommandContext, path: str, shown: str, options: LsOptions,
+                            with_header: bool) -> list[str]:
+    """One directory's listing; with -R, a `name:` section for it and for each directory
     below, in pre-order (a stack rather than recursion, so no tree is too deep)."""
     blocks: list[str] = []
-    stack = [(path, with_header)]
+    stack = [(path, shown, with_header)]
     while stack:
-        directory, header = stack.pop()
+        directory, label, header = stack.pop()
         entries = await list_entries(ctx, directory, options)
         body = render_entries(entries, options)
-        blocks.append((f"{directory}:\n{body}" if body else f"{directory}:") if header else body)
+        blocks.append((f"{label}:\n{body}" if body else f"{label}:") if header else body)
         if options.recursive:
-            below = [entry.info.path for entry in entries if entry.info.is_dir and not entry.synthetic]
-            stack.extend((child, True) for child in reversed(below))
+            below = [(entry.info.path, _child_label(label, entry.name))
+                     for entry in entries if entry.info.is_dir and not entry.synthetic]
+            stack.extend((child, child_label, True) for child, child_label in reversed(below))
     return [block for block in blocks if block]
+
+
+def _child_label(label: str, name: str) -> str:
+    return label + name if label.endswith("/") else f"{label}/{name}"
 
 
 async def list_entries(ctx: CommandContext, directory: str, options: LsOptions) -> list[LsEntry]:

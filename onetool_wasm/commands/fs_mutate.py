@@ -1,4 +1,7 @@
-"""The fs commands that change the tree: mkdir, cp, mv, rm, and touch."""
+"""The fs commands that change the tree: mkdir, cp, mv, rm, and touch.
+
+On success they print nothing in the bash grammar (as GNU), and upstream's one-line
+reports (`created /x`, `copied /a -> /b`) in the strict grammar."""
 from __future__ import annotations
 
 import re
@@ -37,12 +40,18 @@ def _single_path(command: str, args: list[str], usage: str, accepts: re.Pattern[
     return flags, path
 
 
+def _done(ctx: CommandContext, message: str) -> CommandResult:
+    """Success: silent in the bash grammar, as GNU tools are; the strict grammar keeps
+    upstream's report (`created /x`)."""
+    return ok() if ctx.grammar == "bash" else ok(message)
+
+
 # -- mkdir --------------------------------------------------------------------------------
 
 async def cmd_mkdir(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     _, path = _single_path("mkdir", args, MKDIR_USAGE, _MKDIR_FLAGS)
     try:
-        return ok(f"created {await ctx.vfs.mkdir(path, True)}")
+        return _done(ctx, f"created {await ctx.vfs.mkdir(path, True)}")
     except FS_ERRORS as error:
         if getattr(error, "code", None) == "ENOENT":
             return err(f"mkdir: parent path not found: {error.path}")
@@ -55,7 +64,7 @@ async def cmd_rm(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandR
     # Recursive always (upstream); -f, alone or bundled (`rm -rf`), makes a missing path no error.
     flags, path = _single_path("rm", args, RM_USAGE, _RM_FLAGS)
     try:
-        return ok(f"removed {await ctx.vfs.delete(path)}")
+        return _done(ctx, f"removed {await ctx.vfs.delete(path)}")
     except FS_ERRORS as error:
         code = getattr(error, "code", None)
         if code == "ENOENT":
@@ -87,7 +96,7 @@ async def _transfer(ctx: CommandContext, command: str, args: list[str], usage: s
     except FS_ERRORS as error:
         return await _transfer_failure(ctx, command, src, dst, error)
     verb = "copied" if command == "cp" else "moved"
-    return ok(f"{verb} {moved_from} -> {moved_to}")
+    return _done(ctx, f"{verb} {moved_from} -> {moved_to}")
 
 
 async def _transfer_failure(ctx: CommandContext, command: str, src: str, dst: str,
@@ -126,7 +135,7 @@ async def cmd_touch(ctx: CommandContext, args: list[str], stdin: bytes) -> Comma
     if not paths:
         return usage_error("touch", TOUCH_USAGE)
     lines = [line for path in paths if (line := await _touch_one(ctx, path, no_create))]
-    return ok("".join(f"{line}\n" for line in lines))
+    return _done(ctx, "".join(f"{line}\n" for line in lines))
 
 
 async def _touch_one(ctx: CommandContext, path: str, no_create: bool) -> str:

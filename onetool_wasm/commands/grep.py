@@ -14,20 +14,22 @@ from ..textutil import looks_binary
 from ..vfs.errors import VFSError
 from ..vfs.paths import base_name
 from .grep_options import GREP_USAGE, GrepOptions, parse_grep_args
-from .grep_scan import Printer, Scan, scan
+from .grep_scan import LineSearch, Printer, Scan, scan
 from .helpers import (binary_input_message, check_materialized, fail, format_vfs_error, no_input_error,
                       read_file_bytes)
+from .lines import line_blocks, with_stream
 from .regex import Regex, RegexError, compile_grep, split_patterns
-from .spec import CommandContext, CommandFailed, CommandSpec
+from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 STDIN_LABEL = "(standard input)"
 SYSTEM_DIR = "/.system"  # the runtime's own files (spilled outputs): not searched by -r from above
 
 
 class _Input:
-    """One thing to search: a label (path or stdin) and its bytes."""
+    """One thing to search: a label (path or stdin) and its bytes (None: stdin as it
+    arrives, for the streaming handler)."""
 
-    def __init__(self, label: str, data: bytes) -> None:
+    def __init__(self, label: str, data: bytes | None) -> None:
         self.label = label
         self.data = data
 
@@ -209,17 +211,122 @@ def _report(run: _Run, printer: Printer, name: bytes, show_name: bool, result: S
 
 def _finish(run: _Run, printer: Printer) -> CommandResult:
     stderr = "\n".join(run.errors + run.notes)
-    if run.failed and not (run.options.quiet and run.any_selected):
-        code = 2
-    else:
-        code = 0 if run.any_selected else 1
     stdout = b"" if run.options.quiet else b"".join(printer.chunks)
-    return CommandResult(stdout=stdout, stderr=stderr, exit_code=code, content_type=TEXT)
+    return CommandResult(stdout=stdout, stderr=stderr, exit_code=_exit_code(run), content_type=TEXT)
+
+
+def _exit_code(run: _Run) -> int:
+    if run.failed and not (run.options.quiet and run.any_selected):
+        return 2
+    return 0 if run.any_selected else 1
 
 
 def _binary_refusal(item: _Input) -> CommandResult:
     source = None if item.label == STDIN_LABEL else item.label
     return err(binary_input_message("grep", source, len(item.data)), 2)
+
+
+# -- streaming ---------------------------------------------------------------------------
+# The same search with stdin read in blocks of lines as it arrives: output is written block
+# by block, -q/-l/-L stop at the first selected line and -m after its lines (and their
+# trailing context), so the stage before sees a closed pipe. Files are read whole.
+
+async def stream_grep(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    if "--help" in args[:args.index("--") if "--" in args else len(args)]:
+        await io.stdout.write((GREP.help_text() + "\n").encode("utf-8"))
+        return 0
+    options = parse_grep_args(args)
+    run = _Run(ctx, options, b"")
+    patterns = await _load_patterns(run)
+    try:
+        regex = compile_grep(patterns, options.mode, options.ignore_case, options.word, options.line) \
+            if patterns else None
+    except RegexError as error:
+        await io.error(f"grep: invalid regex: {error}")
+        return 2
+    if options.max_count == 0:
+        return 1
+    operands = _stream_operands(run, io)
+    printer = Printer(options, regex)
+    async for item in _stream_inputs(run, operands):
+        await _say(run, io)
+        single = len(operands) == 1 and not run.saw_directory
+        show_names = options.with_filename if options.with_filename is not None else not single
+        if await _search_stream(run, io, printer, item, single, show_names) and options.quiet:
+            return 0
+    await _say(run, io)
+    return _exit_code(run)
+
+
+def _stream_operands(run: _Run, io: CommandIO) -> list[str]:
+    if run.options.operands:
+        return run.options.operands
+    if io.stdin_is_pipe:
+        return ["-"]
+    if not run.options.recursive:
+        raise CommandFailed(no_input_error("grep"))
+    return ["/"]  # GNU's -r without a path searches the working directory: our root
+
+
+async def _stream_inputs(run: _Run, operands: list[str]):
+    for operand in operands:
+        if operand == "-":
+            yield _Input(STDIN_LABEL, None)
+        else:
+            async for item in _inputs_for_path(run, operand):
+                yield item
+
+
+async def _say(run: _Run, io: CommandIO) -> None:
+    """Errors and notes so far, on stderr as they happen."""
+    for message in run.errors + run.notes:
+        await io.error(message)
+    run.errors.clear()
+    run.notes.clear()
+
+
+async def _blocks(item: _Input, io: CommandIO):
+    if item.data is None:
+        async for block in line_blocks(io.stdin):
+            yield block
+    elif item.data:
+        yield item.data
+
+
+async def _search_stream(run: _Run, io: CommandIO, printer: Printer, item: _Input, single: bool,
+                         show_names: bool) -> bool:
+    """Search one input, writing as it goes; True when a line was selected."""
+    options = run.options
+    name = item.label.encode("utf-8", "surrogateescape")
+    listing = options.files_with_matches or options.files_without_match
+    search = LineSearch(printer, name if show_names else None, options.quiet or listing or options.count)
+    binary_from: int | None = None  # lines selected before the input turned out binary
+    async for block in _blocks(item, io):
+        if binary_from is None and options.binary != "text" and looks_binary(block):
+            if single and options.binary == "match":
+                source = None if item.label == STDIN_LABEL else item.label
+                raise fail(binary_input_message("grep", source, len(block)), 2)
+            if options.binary == "skip":
+                return False
+            binary_from, search.counting = search.selected, True
+        search.feed(block)
+        if printer.chunks:
+            await io.stdout.write(b"".join(printer.chunks))
+            printer.chunks.clear()
+        if search.selected and (options.quiet or listing) or search.done():
+            break
+    count = search.selected
+    run.any_selected = run.any_selected or count > 0
+    if options.quiet:
+        pass
+    elif listing:
+        if bool(count) == options.files_with_matches:
+            await io.stdout.write(name + b"\n")
+    elif options.count:
+        await io.stdout.write((name + b":" if show_names else b"") + str(count).encode("ascii") + b"\n")
+    elif binary_from is not None and count > binary_from:
+        await io.error(f"grep: {name.decode('utf-8', 'replace')}: binary file matches")
+    return count > 0
 
 
 GREP_DETAILS = (
@@ -233,7 +340,7 @@ GREP_DETAILS = (
     "  grep -rn -e TODO -e FIXME /src\n  grep -E -C 2 \"error|warn\" /logs/app.log"
 )
 
-GREP = CommandSpec(
+GREP = with_stream(CommandSpec(
     name="grep",
     summary="Filter lines by pattern. Supports a common GNU grep subset.",
     usage=GREP_USAGE,
@@ -241,6 +348,6 @@ GREP = CommandSpec(
     handler=cmd_grep,
     accepts_stdin=True, min_args=1, max_args=None, conformance_args=("pattern",),
     kind="read", group="text", requires_adapter=None,
-)
+), stream_grep)
 
 COMMANDS = [GREP]

@@ -29,18 +29,29 @@ class Scan:
         return count if options.max_count is None else min(count, options.max_count)
 
     def selected_indexes(self, options: GrepOptions) -> list[int]:
-        matched: list[int] = []
-        line = counted_to = 0
-        for start, _ in self.spans:
-            line += self.data.count(b"\n", counted_to, start)
-            counted_to = start
-            matched.append(line)
-        if options.invert:
-            hit = bytearray(self.total)
-            for index in matched:
-                hit[index] = 1
-            matched = [index for index in range(self.total) if not hit[index]]
-        return matched if options.max_count is None else matched[:options.max_count]
+        return selected_lines(self, options.invert, options.max_count)
+
+
+def selected_lines(result: Scan, invert: bool, limit: int | None) -> list[int]:
+    """Indexes of the selected lines (the matching ones, or with `invert` the others), at
+    most `limit` of them."""
+    matched: list[int] = []
+    line = counted_to = 0
+    for start, _ in result.spans:
+        line += result.data.count(b"\n", counted_to, start)
+        counted_to = start
+        matched.append(line)
+    if invert:
+        hit = bytearray(result.total)
+        for index in matched:
+            hit[index] = 1
+        matched = [index for index in range(result.total) if not hit[index]]
+    return matched if limit is None else matched[:limit]
+
+
+def selected_total(result: Scan, invert: bool, limit: int | None) -> int:
+    count = result.total - len(result.spans) if invert else len(result.spans)
+    return count if limit is None else min(count, limit)
 
 
 def scan(regex: Regex | None, data: bytes) -> Scan:
@@ -84,12 +95,17 @@ def plain_output(result: Scan, options: GrepOptions) -> list[bytes] | None:
     than whole lines (numbers, names, context, -o, -v with -m)."""
     if options.only_matching or options.context or options.line_numbers:
         return None
+    return plain_lines(result, options.invert, options.max_count)
+
+
+def plain_lines(result: Scan, invert: bool, limit: int | None) -> list[bytes] | None:
+    """At most `limit` selected lines as slices of the input (None: -v with a limit)."""
     data, spans = result.data, result.spans
     chunks: list[bytes] = []
-    if not options.invert:
-        for start, end in spans[:options.max_count]:
+    if not invert:
+        for start, end in spans[:limit]:
             chunks.append(data[start:end + 1])
-    elif options.max_count is not None:
+    elif limit is not None:
         return None
     else:
         previous = 0
@@ -127,20 +143,21 @@ class Printer:
         lines = split_lines(result.data)
         selected = result.selected_indexes(self.options)
         if self.options.only_matching:
-            self._only_matching(label, lines, selected)
+            self.only_matching(label, lines, selected)
         elif self.options.context:
             self._with_context(label, lines, selected)
         else:
             for index in selected:
                 self.chunks.append(self.prefix(label, index, b":") + lines[index] + b"\n")
 
-    def _only_matching(self, label: bytes | None, lines: list[bytes], selected: list[int]) -> None:
+    def only_matching(self, label: bytes | None, lines: list[bytes], selected: list[int], base: int = 0) -> None:
+        """The matches of the selected lines (`base`: the number of the first of `lines`)."""
         if self.options.invert or self.regex is None:
             return  # GNU prints no parts of lines that do not match
         for index in selected:
             for match in self.regex.finditer(lines[index], groups=False):
                 if match.end() > match.start():
-                    self.chunks.append(self.prefix(label, index, b":") + match.group(0) + b"\n")
+                    self.chunks.append(self.prefix(label, base + index, b":") + match.group(0) + b"\n")
 
     def _with_context(self, label: bytes | None, lines: list[bytes], selected: list[int]) -> None:
         chosen = set(selected)
@@ -167,3 +184,92 @@ def _context_blocks(selected: list[int], before: int, after: int, total: int) ->
         block = [first, last]
     if block is not None:
         yield block[0], block[1]
+
+
+class LineSearch:
+    """grep over one input that arrives in blocks of whole lines (stdin in a pipeline).
+    Line numbers, -m and context carry from block to block; `feed` leaves its output in
+    the printer's chunks, and `done` says when reading more cannot change the output."""
+
+    def __init__(self, printer: Printer, label: bytes | None, counting: bool) -> None:
+        self.printer = printer
+        self.options = printer.options
+        self.label = label
+        self.counting = counting  # only count selected lines (-c, -l, -L, -q, binary input)
+        self.selected = 0
+        self.line_base = 0  # lines before the current block
+        self.tail: list[bytes] = []  # the last lines of the blocks before, for -B
+        self.group_last: int | None = None  # the last line of the open context group
+        self.printed = -1  # the last line printed
+
+    def _limit(self) -> int | None:
+        maximum = self.options.max_count
+        return None if maximum is None else maximum - self.selected
+
+    def done(self) -> bool:
+        """-m has its lines and no trailing context is still owed."""
+        limit = self._limit()
+        if limit is None or limit > 0:
+            return False
+        owed = not self.counting and self.group_last is not None and self.printed < self.group_last
+        return not owed
+
+    def feed(self, block: bytes) -> None:
+        result = scan(self.printer.regex, block)
+        limit = self._limit()
+        if self.counting:
+            self.selected += selected_total(result, self.options.invert, limit)
+        else:
+            self._print(result, limit)
+        self.line_base += result.total
+
+    def _print(self, result: Scan, limit: int | None) -> None:
+        options, printer = self.options, self.printer
+        if self.label is None and not (options.only_matching or options.context or options.line_numbers):
+            plain = plain_lines(result, options.invert, limit)
+            if plain is not None:
+                self.selected += selected_total(result, options.invert, limit)
+                printer.chunks.extend(plain)
+                return
+        lines = split_lines(result.data)
+        picked = selected_lines(result, options.invert, limit)
+        self.selected += len(picked)
+        if options.only_matching:
+            printer.only_matching(self.label, lines, picked, self.line_base)
+        elif options.context:
+            self._with_context(lines, picked)
+        else:
+            for index in picked:
+                printer.chunks.append(printer.prefix(self.label, self.line_base + index, b":") + lines[index] + b"\n")
+
+    def _with_context(self, lines: list[bytes], picked: list[int]) -> None:
+        """Groups of context as Printer._with_context makes them, but a group may begin in
+        the lines kept from earlier blocks and end in later ones."""
+        printer, options = self.printer, self.options
+        before, after = options.before or 0, options.after or 0
+        window = self.tail + lines
+        window_base = self.line_base - len(self.tail)
+        last_line = self.line_base + len(lines) - 1
+        chosen = {self.line_base + index for index in picked}
+
+        def print_to(last: int) -> None:
+            for index in range(self.printed + 1, min(last, last_line) + 1):
+                mark = b":" if index in chosen else b"-"
+                printer.chunks.append(printer.prefix(self.label, index, mark) + window[index - window_base] + b"\n")
+            self.printed = max(self.printed, min(last, last_line))
+
+        for index in sorted(chosen):
+            first = max(index - before, 0)
+            if self.group_last is not None and first <= self.group_last + 1:
+                self.group_last = max(self.group_last, index + after)
+                continue
+            if self.group_last is not None:
+                print_to(self.group_last)
+            if printer.printed_group and options.group_separator is not None:
+                printer.chunks.append(options.group_separator.encode("utf-8") + b"\n")
+            printer.printed_group = True
+            self.printed = first - 1
+            self.group_last = index + after
+        if self.group_last is not None:
+            print_to(self.group_last)
+        self.tail = window[max(len(window) - before, 0):] if before else []

@@ -20,6 +20,10 @@ from .spec import CommandContext, CommandFailed
 FS_ERRORS = (VFSError, OSError)
 
 
+# What GNU tools print for the errno behind a VFS error code.
+GNU_ERRORS = {"ENOENT": "No such file or directory", "EISDIR": "Is a directory", "ENOTDIR": "Not a directory"}
+
+
 def fail(message: str, exit_code: int = 1) -> CommandFailed:
     """`raise fail(...)` ends the command with this one-line error."""
     return CommandFailed(err(message, exit_code))
@@ -42,9 +46,12 @@ async def format_vfs_error(ctx: CommandContext, command: str, path: str, error: 
                            not_found_label: str = "path not found", not_found_hint: str | None = None,
                            directory_label: str = "path is a directory",
                            directory_hint: str | None = None) -> CommandResult:
-    """One line that names the command, the path and what to run next."""
+    """One line that names the command, the path and what to run next. In the bash
+    language, GNU's words instead (`cat: x: No such file or directory`): scripts test them."""
     normalized = ctx.vfs.normalize(path)
     code = getattr(error, "code", None) if isinstance(error, VFSError) else None
+    if ctx.grammar == "bash" and code in GNU_ERRORS:
+        return err(f"{command}: {path}: {GNU_ERRORS[code]}")
     if code == "ENOENT":
         hint = not_found_hint if not_found_hint is not None else f"ls {parent_of(normalized)}"
         return err(f"{command}: {not_found_label}: {normalized}{_hint(hint)}")

@@ -3,14 +3,22 @@
 They work on bytes, as GNU tools do in the C locale: lines split on "\\n" only, order is
 unsigned byte order, case folding is ASCII-only. Their options are read by
 `options.getopt`, GNU-style.
+
+The second half is what their streaming handlers share (a pipeline runs its stages
+concurrently): `with_stream` attaches one to a spec, `open_sources` resolves operands (files
+are read whole, stdin stays a stream), `line_blocks` cuts stdin into blocks of whole lines.
 """
 from __future__ import annotations
 
-from typing import Sequence
+import dataclasses
+from dataclasses import dataclass
+from typing import AsyncIterator, Awaitable, Callable, Sequence
 
+from ..result import CommandResult
+from ..streams import Pipe, Reader
 from ..textutil import looks_binary
-from .helpers import binary_input_message, fail, read_bytes_input
-from .spec import CommandContext, CommandFailed
+from .helpers import binary_input_message, fail, no_input_error, read_bytes_input
+from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 STDIN = "-"
 ASCII_UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -61,3 +69,108 @@ def parse_count(command: str, flag: str, value: str, allow_zero: bool = True) ->
         if allow_zero or number > 0:
             return number
     raise fail(f"{command}: invalid integer for {flag}: {value}")
+
+
+# ---------------------------------------------------------------- streaming
+
+# Output is written in pieces of about this size: big enough that a pipe is not fed one
+# line at a time, small enough that the next stage starts at once.
+BATCH = 64 * 1024
+
+StreamBody = Callable[[CommandContext, list[str], CommandIO], Awaitable[int]]
+
+
+def with_stream(spec: CommandSpec, body: StreamBody) -> CommandSpec:
+    """`spec` with `body` as its streaming handler, behind the checks invoke_command makes
+    for the normal handler (arity), and with CommandFailed written out as the normal
+    handler's result would be. Stdin is not refused: in a pipeline it is simply not read."""
+    async def stream(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+        too_few = spec.min_args is not None and len(args) < spec.min_args
+        too_many = spec.max_args is not None and len(args) > spec.max_args
+        if too_few or too_many:
+            await io.error(f"{spec.name}: {spec.arity_message or f'usage: {spec.usage}'}")
+            return spec.usage_exit_code
+        try:
+            return await body(ctx, list(args), io)
+        except CommandFailed as failure:
+            return await write_result(io, failure.result)
+
+    return dataclasses.replace(spec, stream=stream)
+
+
+async def write_result(io: CommandIO, result: CommandResult) -> int:
+    """A prepared result sent to the streams; its exit code returned."""
+    if result.stdout:
+        await io.stdout.write(result.stdout)
+    if result.stderr:
+        await io.error(result.stderr)
+    return result.exit_code
+
+
+@dataclass
+class Source:
+    """One input of a command: a file read whole (`data`), or stdin as it arrives (None)."""
+    label: str  # STDIN or the normalized path
+    data: bytes | None
+
+
+def stdin_source(command: str, io: CommandIO) -> Source:
+    """Stdin, unless nothing was piped or redirected in: then today's "no input" error.
+    An empty pipe is valid input (`printf '' | wc`)."""
+    if not io.stdin_is_pipe:
+        raise CommandFailed(no_input_error(command))
+    return Source(STDIN, None)
+
+
+async def open_sources(ctx: CommandContext, command: str, paths: Sequence[str], io: CommandIO,
+                       text: bool = True) -> list[Source]:
+    """The inputs named by `paths` (stdin when none), files read and checked up front as
+    read_inputs does, so a bad operand fails before any output."""
+    if not paths:
+        return [stdin_source(command, io)]
+    sources = []
+    for path in paths:
+        if path == STDIN:
+            sources.append(stdin_source(command, io))
+        else:
+            data = await read_input(ctx, command, path, b"", text)
+            sources.append(Source(ctx.vfs.normalize(path), data))
+    return sources
+
+
+async def line_blocks(reader: Reader) -> AsyncIterator[bytes]:
+    """Stdin in blocks of whole lines as it arrives (only the last may lack its newline)."""
+    rest = bytearray()
+    while chunk := await reader.read():
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            rest += chunk
+            continue
+        if rest:
+            rest += chunk[:end + 1]
+            block, rest = bytes(rest), bytearray(chunk[end + 1:])
+        else:
+            block, rest = chunk[:end + 1], bytearray(chunk[end + 1:])
+        yield block
+    if rest:
+        yield bytes(rest)
+
+
+async def source_blocks(source: Source, io: CommandIO, command: str, text: bool = True) -> AsyncIterator[bytes]:
+    """A source's bytes in blocks of whole lines; with `text`, a block that looks binary is
+    refused as read_input refuses a binary input (for stdin, judged block by block)."""
+    if source.data is not None:
+        if source.data:
+            yield source.data
+        return
+    async for block in line_blocks(io.stdin):
+        if text and looks_binary(block):
+            raise binary_input_error(command, STDIN, len(block))
+        yield block
+
+
+def give_back(reader: Reader, data: bytes) -> None:
+    """Unread what a command read past its need. A pipe's surplus is lost as in bash (the
+    tool read a whole buffer); a file's is kept, as GNU head seeks back on a file."""
+    if not isinstance(reader, Pipe):
+        reader.unread(data)

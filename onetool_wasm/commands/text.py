@@ -12,9 +12,11 @@ from ..result import OCTET, TEXT, CommandResult, ok_bytes
 from ..textutil import looks_binary
 from ..vfs.errors import VFSError
 from .helpers import content_type_for, fail, format_vfs_error, usage_error
-from .lines import ASCII_UPPER, STDIN, binary_input_error, join_lines, parse_count, read_inputs, split_lines
+from ..streams import Reader
+from .lines import (ASCII_UPPER, BATCH, STDIN, binary_input_error, give_back, join_lines, line_blocks, open_sources,
+                    parse_count, read_inputs, source_blocks, split_lines, with_stream, write_result)
 from .options import OptionSpec, getopt
-from .spec import CommandContext, CommandFailed, CommandSpec
+from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 # ---------------------------------------------------------------- echo
 
@@ -88,21 +90,32 @@ def _word_count(data: bytes) -> int:
     return sum(1 for word in words if word.translate(None, _CONTROLS))
 
 
-async def cmd_wc(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+def _wc_options(args: list[str]) -> tuple[list[str], list[str]]:
+    """(the counts asked for, in GNU's column order; the operands)."""
     options, paths = getopt(_WC_OPTIONS, args)
     chosen = {name for name, _ in options}
-    kinds = [k for k in "lwmc" if k in chosen] or ["l", "w", "c"]
+    return [k for k in "lwmc" if k in chosen] or ["l", "w", "c"], paths
+
+
+async def cmd_wc(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    kinds, paths = _wc_options(args)
     # wc counts bytes of anything, binary included (`wc -c image.png` is a size query).
     inputs = await read_inputs(ctx, "wc", paths, stdin, text=False)
     rows = [([_wc_count(k, data) for k in kinds], label) for label, data in inputs]
+    return ok_bytes(_wc_report(rows, inputs, kinds, bool(paths)), TEXT)
+
+
+def _wc_report(rows: list[tuple[list[int], str]], inputs: list[tuple[str, bytes]], kinds: list[str],
+               named: bool) -> bytes:
+    """The count lines (a total line after several inputs); `named`: labels are printed."""
     if len(rows) > 1:
-        rows.append(([sum(row[0][i] for row in rows) for i in range(len(kinds))], "total"))
+        rows = rows + [([sum(row[0][i] for row in rows) for i in range(len(kinds))], "total")]
     width = _wc_width(inputs, len(kinds))
     lines = []
     for counts, label in rows:
         line = " ".join(str(c).rjust(width) for c in counts)
-        lines.append(f"{line} {label}" if paths else line)
-    return ok_bytes(("\n".join(lines) + "\n").encode("utf-8"), TEXT)
+        lines.append(f"{line} {label}" if named else line)
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def _wc_width(inputs: list[tuple[str, bytes]], kinds: int) -> int:
@@ -219,11 +232,16 @@ async def _slice_command(command: str, ctx: CommandContext, args: list[str], std
         if spec.unit == "n" and looks_binary(piece):
             raise binary_input_error(command, label, len(data))
         if headers:
-            name = "standard input" if label == STDIN else label
-            out += f"{chr(10) if index else ''}==> {name} <==\n".encode("utf-8")
+            out += _slice_header(index, label)
         out += piece
     output = bytes(out)
     return ok_bytes(output, OCTET if spec.unit == "c" and looks_binary(output) else TEXT)
+
+
+def _slice_header(index: int, label: str) -> bytes:
+    """`==> name <==` before each input when there are several (a blank line between)."""
+    name = "standard input" if label == STDIN else label
+    return f"{chr(10) if index else ''}==> {name} <==\n".encode("utf-8")
 
 
 async def cmd_head(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
@@ -283,34 +301,56 @@ def _uniq_options(args: list[str]) -> tuple[UniqOptions, list[str]]:
     return options, operands
 
 
-def _uniq_groups(lines: list[bytes], options: UniqOptions) -> list[list[bytes]]:
-    groups: list[list[bytes]] = []
-    previous = None
-    for line in lines:
-        key = options.key(line)
-        if groups and key == previous:
-            groups[-1].append(line)
+class UniqGroups:
+    """Runs of adjacent lines with equal keys, fed in blocks of lines: a run is printed
+    once a different line (or the end) closes it, so a run may span blocks."""
+
+    def __init__(self, options: UniqOptions) -> None:
+        self.options = options
+        self.key = b""
+        self.lines: list[bytes] = []  # the open run: its first line, or all of it for -D
+        self.size = 0
+
+    def feed(self, lines: list[bytes]) -> list[bytes]:
+        """The output lines of the runs these lines close."""
+        out: list[bytes] = []
+        for line in lines:
+            key = self.options.key(line)
+            if self.size and key == self.key:
+                self.size += 1
+                if self.options.all_repeated:
+                    self.lines.append(line)
+                continue
+            self._close(out)
+            self.key, self.lines, self.size = key, [line], 1
+        return out
+
+    def finish(self) -> list[bytes]:
+        out: list[bytes] = []
+        self._close(out)
+        return out
+
+    def _close(self, out: list[bytes]) -> None:
+        options, size = self.options, self.size
+        self.size = 0
+        if not size:
+            return
+        repeated = size > 1
+        if (options.repeated or options.all_repeated) and not repeated or options.unique and repeated:
+            return
+        if options.all_repeated:
+            out.extend(self.lines)
+        elif options.count:
+            out.append(b"%7d %s" % (size, self.lines[0]))
         else:
-            groups.append([line])
-            previous = key
-    return groups
+            out.append(self.lines[0])
 
 
 async def cmd_uniq(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     options, paths = _uniq_options(args)
     [(_, data)] = await read_inputs(ctx, "uniq", paths, stdin)
-    out: list[bytes] = []
-    for group in _uniq_groups(split_lines(data), options):
-        repeated = len(group) > 1
-        if (options.repeated or options.all_repeated) and not repeated or options.unique and repeated:
-            continue
-        if options.all_repeated:
-            out.extend(group)
-        elif options.count:
-            out.append(b"%7d %s" % (len(group), group[0]))
-        else:
-            out.append(group[0])
-    return ok_bytes(join_lines(out), TEXT)
+    groups = UniqGroups(options)
+    return ok_bytes(join_lines(groups.feed(split_lines(data)) + groups.finish()), TEXT)
 
 
 # ---------------------------------------------------------------- tee
@@ -333,9 +373,244 @@ async def cmd_tee(ctx: CommandContext, args: list[str], stdin: bytes) -> Command
     return ok_bytes(stdin, content_type_for(stdin))
 
 
+# ---------------------------------------------------------------- streaming handlers
+# The same commands reading stdin as it arrives and writing as they go (lines.with_stream);
+# files named as operands are read whole, as the normal handlers read them.
+
+async def stream_echo(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    await io.stdout.write(cmd_echo(ctx, args, b"").stdout)
+    return 0
+
+
+_WHITESPACE = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")  # what bytes.split() splits on
+
+
+async def stream_wc(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    kinds, paths = _wc_options(args)
+    sources = await open_sources(ctx, "wc", paths, io, text=False)
+    rows = []
+    for source in sources:
+        if source.data is None:
+            rows.append((await _wc_stream(io.stdin, kinds), source.label))
+        else:
+            rows.append(([_wc_count(k, source.data) for k in kinds], source.label))
+    inputs = [(source.label, source.data or b"") for source in sources]
+    await io.stdout.write(_wc_report(rows, inputs, kinds, bool(paths)))
+    return 0
+
+
+async def _wc_stream(reader: Reader, kinds: list[str]) -> list[int]:
+    totals = dict.fromkeys(kinds, 0)
+    partial = b""  # a word that may go on in the next chunk
+    while chunk := await reader.read():
+        for kind in kinds:
+            if kind != "w":
+                totals[kind] += _wc_count(kind, chunk)
+        if "w" in totals:
+            data = partial + chunk
+            cut = max(data.rfind(space) for space in _WHITESPACE) + 1
+            totals["w"] += _word_count(data[:cut])
+            partial = data[cut:]
+    if "w" in totals:
+        totals["w"] += _word_count(partial)
+    return [totals[kind] for kind in kinds]
+
+
+async def stream_head(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    return await _stream_slice("head", ctx, args, io)
+
+
+async def stream_tail(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    return await _stream_slice("tail", ctx, args, io)
+
+
+async def _stream_slice(command: str, ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    spec, paths = _parse_slice(command, args)
+    sources = await open_sources(ctx, command, paths, io, text=False)
+    headers = spec.headers if spec.headers is not None else len(sources) > 1
+    cut = head_slice if command == "head" else tail_slice
+    for index, source in enumerate(sources):
+        if headers:
+            await io.stdout.write(_slice_header(index, source.label))
+        if source.data is None:
+            await (_head_stream if command == "head" else _tail_stream)(_Emitter(command, spec, io))
+            continue
+        piece = cut(source.data, spec)
+        if spec.unit == "n" and looks_binary(piece):
+            raise binary_input_error(command, source.label, len(source.data))
+        await io.stdout.write(piece)
+    return 0
+
+
+class _Emitter:
+    """Where head and tail send what they select from stdin: lines that look binary are
+    refused as the normal handler refuses them (judged piece by piece here)."""
+
+    def __init__(self, command: str, spec: Slice, io: CommandIO) -> None:
+        self.command, self.spec, self.io = command, spec, io
+        self.stdin = io.stdin
+
+    async def emit(self, piece: bytes) -> None:
+        if not piece:
+            return
+        if self.spec.unit == "n" and looks_binary(piece):
+            raise binary_input_error(self.command, STDIN, len(piece))
+        await self.io.stdout.write(piece)
+
+
+async def _head_stream(out: _Emitter) -> None:
+    spec = out.spec
+    if spec.sign == "-":
+        await (_head_all_but_lines if spec.unit == "n" else _head_all_but_bytes)(out)
+    elif spec.count > 0:  # `head -n 0` reads nothing
+        await (_head_lines if spec.unit == "n" else _head_bytes)(out)
+
+
+async def _head_lines(out: _Emitter) -> None:
+    """The first N lines; stops reading once it has them (the producer sees a closed pipe)."""
+    remaining = out.spec.count
+    pending = b""  # a line not finished yet
+    while chunk := await out.stdin.read():
+        data = pending + chunk if pending else chunk
+        newlines = data.count(b"\n")
+        if newlines >= remaining:
+            end = len(first_lines(data, remaining))
+            await out.emit(data[:end])
+            give_back(out.stdin, data[end:])
+            return
+        end = data.rfind(b"\n") + 1
+        await out.emit(data[:end])
+        remaining -= newlines
+        pending = data[end:]
+    await out.emit(pending)
+
+
+async def _head_bytes(out: _Emitter) -> None:
+    remaining = out.spec.count
+    while remaining > 0 and (chunk := await out.stdin.read()):
+        piece = chunk[:remaining]
+        remaining -= len(piece)
+        await out.emit(piece)
+        give_back(out.stdin, chunk[len(piece):])
+
+
+async def _head_all_but_lines(out: _Emitter) -> None:
+    """All but the last N lines: only those N (and a partial line) wait in memory."""
+    keep = out.spec.count
+    pending = bytearray()
+    complete = 0  # newlines in pending
+    while chunk := await out.stdin.read():
+        pending += chunk
+        complete += chunk.count(b"\n")
+        if complete > 2 * keep:  # emit in runs of at least N lines: finding the cut costs N steps
+            end = len(first_lines(bytes(pending), complete - keep))
+            await out.emit(bytes(pending[:end]))
+            del pending[:end]
+            complete = keep
+    await out.emit(head_slice(bytes(pending), out.spec))
+
+
+async def _head_all_but_bytes(out: _Emitter) -> None:
+    keep = out.spec.count
+    pending = bytearray()
+    while chunk := await out.stdin.read():
+        pending += chunk
+        if len(pending) > keep:
+            await out.emit(bytes(pending[:len(pending) - keep]))
+            del pending[:len(pending) - keep]
+
+
+async def _tail_stream(out: _Emitter) -> None:
+    spec = out.spec
+    if spec.sign == "+":
+        await (_tail_from_line if spec.unit == "n" else _tail_from_byte)(out)
+    elif spec.count > 0:  # GNU's `tail -n 0` returns without reading
+        await (_tail_lines if spec.unit == "n" else _tail_bytes)(out)
+
+
+async def _tail_from_line(out: _Emitter) -> None:
+    skip = max(out.spec.count - 1, 0)
+    async for block in line_blocks(out.stdin):
+        if skip:
+            end = len(first_lines(block, skip))
+            skip -= min(skip, block.count(b"\n"))
+            block = block[end:]
+        await out.emit(block)
+
+
+async def _tail_from_byte(out: _Emitter) -> None:
+    skip = max(out.spec.count - 1, 0)
+    while chunk := await out.stdin.read():
+        dropped = min(skip, len(chunk))
+        skip -= dropped
+        await out.emit(chunk[dropped:])
+
+
+async def _tail_lines(out: _Emitter) -> None:
+    """The last N lines: memory holds about 2N lines, trimmed as input arrives."""
+    keep = out.spec.count
+    buffer = bytearray()
+    newlines = 0
+    while chunk := await out.stdin.read():
+        buffer += chunk
+        newlines += chunk.count(b"\n")
+        if newlines > 2 * keep + 1:
+            kept = last_lines(bytes(buffer), keep)
+            buffer, newlines = bytearray(kept), kept.count(b"\n")
+    await out.emit(last_lines(bytes(buffer), keep))
+
+
+async def _tail_bytes(out: _Emitter) -> None:
+    keep = out.spec.count
+    buffer = bytearray()
+    while chunk := await out.stdin.read():
+        buffer += chunk
+        if len(buffer) > 2 * keep + BATCH:
+            del buffer[:len(buffer) - keep]
+    await out.emit(bytes(buffer[-keep:]))
+
+
+async def stream_uniq(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    options, paths = _uniq_options(args)
+    [source] = await open_sources(ctx, "uniq", paths, io)
+    groups = UniqGroups(options)
+    async for block in source_blocks(source, io, "uniq"):
+        out = groups.feed(split_lines(block))
+        if out:
+            await io.stdout.write(join_lines(out))
+    await io.stdout.write(join_lines(groups.finish()))
+    return 0
+
+
+async def stream_tee(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    options, paths = getopt(_TEE_OPTIONS, args)
+    append = any(name == "a" for name, _ in options)
+    status = 0
+    targets = []
+    for path in paths:  # created or emptied up front, as GNU tee opens its files
+        try:
+            await (ctx.vfs.append_bytes if append else ctx.vfs.write_bytes)(path, b"")
+            targets.append(path)
+        except VFSError as error:
+            status = await write_result(io, await format_vfs_error(ctx, "tee", path, error))
+    copied = bytearray()
+    try:
+        while chunk := await io.stdin.read():
+            if targets:
+                copied += chunk
+            await io.stdout.write(chunk)
+    finally:  # a closed stdout ends tee (as SIGPIPE does), but the files keep what it read
+        for path in targets:
+            try:
+                await (ctx.vfs.append_bytes if append else ctx.vfs.write_bytes)(path, bytes(copied))
+            except VFSError as error:
+                status = await write_result(io, await format_vfs_error(ctx, "tee", path, error))
+    return status
+
+
 # ---------------------------------------------------------------- specs
 
-ECHO = CommandSpec(
+ECHO = with_stream(CommandSpec(
     name="echo",
     summary="Write arguments back as plain text output. Supports -n, -e, and -E.",
     usage="echo [-n] [-e|-E] [text ...]",
@@ -343,18 +618,18 @@ ECHO = CommandSpec(
              '  echo -e "line 1\\nline 2"\n  echo status:ok | write /notes/status.txt'),
     group="text", handler=cmd_echo,
     accepts_stdin=False, min_args=0, max_args=None, conformance_args=(), kind="read",
-)
+), stream_echo)
 
-WC = CommandSpec(
+WC = with_stream(CommandSpec(
     name="wc",
     summary="Count lines, words, and bytes from stdin or a file.",
     usage=WC_USAGE,
     details="Examples:\n  wc /logs/app.log\n  wc -l /logs/app.log\n  fetch text:runbook | wc -w",
     group="text", handler=cmd_wc,
     accepts_stdin=True, min_args=0, max_args=None, conformance_args=(), kind="read",
-)
+), stream_wc)
 
-HEAD = CommandSpec(
+HEAD = with_stream(CommandSpec(
     name="head",
     summary="Show the first N lines or bytes from stdin or a file.",
     usage=HEAD_USAGE,
@@ -362,9 +637,9 @@ HEAD = CommandSpec(
              '  search "refund API" | head -n 5'),
     group="text", handler=cmd_head,
     accepts_stdin=True, min_args=0, max_args=None, conformance_args=(), kind="read",
-)
+), stream_head)
 
-TAIL = CommandSpec(
+TAIL = with_stream(CommandSpec(
     name="tail",
     summary="Show the last N lines or bytes from stdin or a file.",
     usage=TAIL_USAGE,
@@ -372,9 +647,9 @@ TAIL = CommandSpec(
              "  cat /logs/app.log | tail -n 50"),
     group="text", handler=cmd_tail,
     accepts_stdin=True, min_args=0, max_args=None, conformance_args=(), kind="read",
-)
+), stream_tail)
 
-UNIQ = CommandSpec(
+UNIQ = with_stream(CommandSpec(
     name="uniq",
     summary="Collapse adjacent duplicate lines from stdin or a file.",
     usage=UNIQ_USAGE,
@@ -382,9 +657,9 @@ UNIQ = CommandSpec(
              "  cat /notes/todo.txt | uniq\n  uniq -i /tmp/names.txt"),
     group="text", handler=cmd_uniq,
     accepts_stdin=True, min_args=0, max_args=None, conformance_args=(), kind="read",
-)
+), stream_uniq)
 
-TEE = CommandSpec(
+TEE = with_stream(CommandSpec(
     name="tee",
     summary="Copy stdin to files and pass it through to stdout.",
     usage=TEE_USAGE,
@@ -394,6 +669,6 @@ TEE = CommandSpec(
              "  echo done | tee -a /notes/log.txt\n  sort /tmp/names.txt | tee /tmp/a.txt /tmp/b.txt"),
     group="text", handler=cmd_tee,
     accepts_stdin=True, min_args=0, max_args=None, conformance_args=("/tmp/tee.txt",), kind="write",
-)
+), stream_tee)
 
 COMMANDS = [ECHO, WC, HEAD, TAIL, UNIQ, TEE]

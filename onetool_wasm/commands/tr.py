@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from ..result import CommandResult, err, ok_bytes
 from .helpers import content_type_for
-from .spec import CommandContext, CommandFailed, CommandSpec
+from .lines import with_stream
+from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 USAGE = "tr [OPTION]... STRING1 [STRING2]"
 _TAIL = f"Usage: {USAGE}"
@@ -310,7 +311,21 @@ def cmd_tr(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     return ok_bytes(output, content_type_for(output))
 
 
-TR = CommandSpec(
+async def stream_tr(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
+    """tr chunk by chunk; a squeezed run that spans two chunks is squeezed across them."""
+    program = compile_program(parse_options(args))
+    last = b""  # the last byte written
+    while chunk := await io.stdin.read():
+        output = program.run(chunk)
+        if last and last[0] in program.squeeze:
+            output = output.lstrip(last)
+        if output:
+            last = output[-1:]
+            await io.stdout.write(output)
+    return 0
+
+
+TR = with_stream(CommandSpec(
     name="tr",
     summary="Translate, delete, and squeeze bytes from stdin.",
     usage=USAGE,
@@ -320,6 +335,6 @@ TR = CommandSpec(
     handler=cmd_tr,
     accepts_stdin=True, min_args=1, max_args=None, conformance_args=("a-z", "A-Z"), kind="read",
     arity_message=f"missing operand. {_TAIL}",
-)
+), stream_tr)
 
 COMMANDS = [TR]

@@ -78,6 +78,11 @@ class Expander:
     async def arithmetic(self, word: Word) -> int:
         return arithmetic.evaluate(await self.string(word), self.state)
 
+    async def subscript(self, text: str) -> int:
+        """An array subscript: `$`-forms expanded, then evaluated (`a[$i+1]`)."""
+        from .parser import parse_arithmetic_text
+        return await self.arithmetic(parse_arithmetic_text(text))
+
     # ------------------------------------------------------------ brace expansion
 
     def _braces(self, parts: Sequence[WordPart]) -> list[tuple[WordPart, ...]]:
@@ -162,15 +167,15 @@ class Expander:
         """(values, is_list): is_list for "$@"-like expansions that may make several fields."""
         op = param.op
         if op == "length":
-            return [str(self._length(param))], False
+            return [str(await self._length(param))], False
         if op in ("!@", "!*"):
             return self._indices(param.name), True
         if op == "!":
             target = self.state.get(param.name) or ""
-            values = self._lookup(Param(target) if "[" not in target else _subscripted(target))
+            values = await self._lookup(Param(target) if "[" not in target else _subscripted(target))
             return (values or [""], False) if values is not None else ([""], False)
         is_list = param.name in ("@", "*") or param.index in ("@", "*")
-        values = self._lookup(param)
+        values = await self._lookup(param)
         if op is None:
             if values is None:
                 self._check_unset(param)
@@ -178,7 +183,7 @@ class Expander:
             return values, is_list
         return await self._operator(param, values, is_list, quoted)
 
-    def _lookup(self, param: Param) -> list[str] | None:
+    async def _lookup(self, param: Param) -> list[str] | None:
         """The parameter's values; None when unset."""
         name, state = param.name, self.state
         if name in ("@", "*"):
@@ -195,7 +200,7 @@ class Expander:
             variable = state.lookup(name)
             return variable.elements() if variable is not None else None
         if param.index is not None:
-            index = arithmetic.evaluate(param.index, state)
+            index = await self.subscript(param.index)
             value = state.get_element(name, index)
             return [value] if value is not None else None
         value = state.get(name)
@@ -220,13 +225,13 @@ class Expander:
             return str(random.randrange(32768))
         return None
 
-    def _length(self, param: Param) -> int:
+    async def _length(self, param: Param) -> int:
         if param.name in ("@", "*"):
             return len(self.state.positional)
         if param.index in ("@", "*"):
             variable = self.state.lookup(param.name)
             return len(variable.elements()) if variable is not None else 0
-        values = self._lookup(param)
+        values = await self._lookup(param)
         if values is None:
             self._check_unset(param)
             return 0
@@ -277,7 +282,7 @@ class Expander:
                                                 if is_list else values[0] == ""))
         if op.endswith("+"):
             if missing:
-                return [], False
+                return [""], False
             return [await self._operand(param.arg, quoted)], False
         if not missing:
             return values or [], is_list
@@ -288,13 +293,13 @@ class Expander:
                 raise ShellError(f"${param.name}: cannot assign in this way")
             value = await self.string(param.arg) if param.arg else ""
             if param.index is not None and param.index not in ("@", "*"):
-                self.state.set_element(param.name, arithmetic.evaluate(param.index, self.state), value)
+                self.state.set_element(param.name, await self.subscript(param.index), value)
             else:
                 self.state.set(param.name, value)
             return [value], False
         message = await self.string(param.arg) if param.arg else (
             "parameter null or not set" if colon else "parameter not set")
-        raise ShellError(f"{param.name}: {message}", status=1, fatal=True)
+        raise ShellError(f"{param.name}: {message}", status=127, fatal=True)
 
     async def _operand(self, word: Word | None, quoted: bool) -> str:
         return await self.string(word) if word is not None else ""

@@ -30,7 +30,7 @@ from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, C
 from .expansion import Expander
 from .limits import Budget, LimitExceeded
 from .redirections import open_redirects
-from .state import ShellError, ShellState
+from .state import LineError, ShellError, ShellState
 
 if TYPE_CHECKING:
     from .ast import Command
@@ -52,6 +52,14 @@ class FunctionReturn(Exception):
 
 
 class ShellExit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class LineAbandoned(Exception):
+    """An expansion error (`$((1/0))`) ends the rest of the current line, not the script."""
+
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
@@ -79,6 +87,8 @@ class Interpreter:
         self.source_depth = source_depth
         self.line = 1
         self.loop_depth = 0
+        self.substitution_status: int | None = None  # of the last `$(...)`, for `x=$(cmd)`
+        self.exited = False  # `exit` (or a fatal error) ended this shell
         self.condition_depth = 0  # inside if/while conditions, `!`, before && ||: no errexit
         self.vfs = CwdVFS(ctx.vfs, state.cwd)
         self.expander = Expander(state, self.vfs, self._substitute,
@@ -103,14 +113,29 @@ class Interpreter:
     # ------------------------------------------------------------ lists
 
     async def run(self, script: Script, io: CommandIO) -> int:
-        """A whole script as `bash -c` runs it: `exit` ends it, a fatal error ends it."""
+        """A whole script as `bash -c` runs it: `exit` ends it, a fatal error ends it, an
+        expansion error ends the rest of its line."""
         try:
-            status = await self.run_script(script, io)
+            status = await self._run_lines(script, io)
         except ShellExit as exit_:
             status = exit_.status
+            self.exited = True
         except (LoopControl, FunctionReturn) as control:
             status = getattr(control, "status", 0)
         self.state.last_status = status
+        return status
+
+    async def _run_lines(self, script: Script, io: CommandIO) -> int:
+        status = self.state.last_status
+        abandoned = 0
+        for item in script.items:
+            if abandoned and _first_line(item) <= abandoned:
+                continue
+            try:
+                status = await self.run_and_or(item, io)
+            except LineAbandoned as stop:
+                self.state.last_status = status = stop.status
+                abandoned = self.line
         return status
 
     async def run_main(self, script: Script, io: CommandIO) -> int:
@@ -187,7 +212,7 @@ class Interpreter:
                 return await child.run_command(pipeline.commands[index], stage_io)
             except BrokenPipe:
                 return SIGPIPE_STATUS
-            except ShellExit as exit_:
+            except (ShellExit, LineAbandoned) as exit_:
                 return exit_.status
             except (LoopControl, FunctionReturn):
                 return 0
@@ -479,13 +504,13 @@ class Interpreter:
     async def _assign_only(self, node: SimpleCommand, io: CommandIO) -> int:
         """`X=1` alone sets shell variables; `> f` alone creates f. The status is that of the
         last command substitution, else 0."""
-        self.state.last_status = 0
+        self.substitution_status = None
         try:
             for assignment in node.assignments:
                 await self.assign(assignment)
         except ShellError as error:
             return await self.report(io, error)
-        status = self.state.last_status
+        status = self.substitution_status if self.substitution_status is not None else 0
         opened = await self._open_redirects(node.redirects, io)
         if opened is None:
             return 1
@@ -499,18 +524,23 @@ class Interpreter:
             state.set_array(assignment.name, values, append=assignment.append, local=local)
             return
         value = await self.expander.string(assignment.value)
+        variable = state.lookup(assignment.name)
+        integer = variable is not None and variable.integer
         if assignment.index is not None:
-            index = arithmetic.evaluate(await self.expander.string(_text_word(assignment.index)), state)
+            index = await self.expander.subscript(assignment.index)
             if assignment.append:
-                value = (state.get_element(assignment.name, index) or "") + value
+                value = _joined(state.get_element(assignment.name, index), value, integer, state)
+            elif integer:
+                value = str(arithmetic.evaluate(value, state))
             state.set_element(assignment.name, index, value)
             return
         if assignment.append:
-            variable = state.lookup(assignment.name)
             if variable is not None and variable.is_array:
                 state.set_array(assignment.name, [value], append=True, local=local)
                 return
-            value = (state.get(assignment.name) or "") + value
+            value = _joined(state.get(assignment.name), value, integer, state)
+        elif integer:
+            value = str(arithmetic.evaluate(value, state))
         state.set(assignment.name, value, local=local)
 
     async def _dispatch(self, node: SimpleCommand, argv: list[str], io: CommandIO) -> int:
@@ -639,7 +669,7 @@ class Interpreter:
             status = await child.run(node.script, io)
         except StreamLimit as error:
             raise ShellError(str(error), fatal=True)
-        self.state.last_status = status
+        self.state.last_status = self.substitution_status = status
         return output.data.decode("utf-8", "surrogateescape")
 
     # Where `$(...)` writes its stderr: the run's stderr (set by the runtime).
@@ -647,26 +677,29 @@ class Interpreter:
 
     async def run_source(self, source: str, io: CommandIO, name: str) -> int:
         """`source`, `.` and `eval`: parse and run in this shell."""
-        from .lexer import ShellSyntaxError
-        from .parser import parse_script
+        from .parser import parse_until_error
         if self.source_depth >= self.limits.max_source_depth:
             raise LimitExceeded(f"{name}: source/eval nested more than {self.limits.max_source_depth} levels")
-        try:
-            script = parse_script(source)
-        except ShellSyntaxError as error:
-            await io.error(f"bash: {name}: line {error.line}: {error.message}")
-            return 2
+        script, error = parse_until_error(source)
         self.source_depth += 1
         saved_line = self.line
         try:
-            return await self.run_script(script, io)
+            status = await self.run_script(script, io)
         finally:
             self.source_depth -= 1
             self.line = saved_line
+        if error is not None:
+            await io.error(f"bash: {name}: line {error.line}: {error.message}")
+            return 2
+        return status
 
     async def report(self, io: CommandIO, error: ShellError) -> int:
         """Print a shell error as bash does; a fatal one ends the script."""
         await io.error(f"bash: line {self.line}: {error.message}")
+        if isinstance(error, (ArithError, LineError)):
+            raise LineAbandoned(error.status)
+        if error.fatal and error.status == 127 and self.state.script_file:
+            raise ShellExit(1)
         if error.fatal:
             raise ShellExit(error.status)
         return error.status
@@ -687,9 +720,29 @@ _SPECIAL_BUILTINS = {":", ".", "eval", "exec", "exit", "export", "readonly", "re
                      "source", "unset"}
 
 
-def _text_word(text: str) -> Word:
-    from .ast import Quoted
-    return Word((Quoted(text),), text)
+def _first_line(item: AndOr) -> int:
+    """The line an and-or list starts on: that of its first simple command (0 if none)."""
+    node = item.first.commands[0]
+    for _ in range(1000):
+        if isinstance(node, SimpleCommand):
+            return node.line
+        body = getattr(node, "body", None) or getattr(node, "condition", None)
+        if isinstance(node, If):
+            body = node.clauses[0][0]
+        if isinstance(body, Script) and body.items:
+            node = body.items[0].first.commands[0]
+        elif body is not None and not isinstance(body, Script):
+            node = body
+        else:
+            return 0
+    return 0
+
+
+def _joined(old: str | None, value: str, integer: bool, state: ShellState) -> str:
+    """`+=`: concatenation, or addition for a `declare -i` variable."""
+    if integer:
+        return str(arithmetic.evaluate(old or "0", state) + arithmetic.evaluate(value, state))
+    return (old or "") + value
 
 
 def _regex_literal(text: str) -> str:

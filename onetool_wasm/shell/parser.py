@@ -13,6 +13,8 @@ chains, case items, `!` runs) is iterative.
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import replace
 
 from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CaseItem, Command,
@@ -39,6 +41,33 @@ def parse_script(source: str) -> Script:
     """Parse bash source into a Script; raises ShellSyntaxError for anything bash would
     refuse and for the constructs this shell refuses (`&`, process substitution...)."""
     return Lexer(source, Parser).parse_all()
+
+
+MAX_RETRIES = 64
+
+
+def parse_until_error(source: str) -> tuple[Script, ShellSyntaxError | None]:
+    """bash reads a script one complete command at a time, so the commands before a syntax
+    error still run: the Script of the longest run of whole lines before the error that
+    parses (tried from the error's line backwards, a bounded number of times), and the
+    error (None when the whole source parses)."""
+    try:
+        return parse_script(source), None
+    except ShellSyntaxError as caught:
+        error = caught
+    lines = source.split("\n")
+    for end in range(min(error.line - 1, len(lines)), max(0, error.line - 1 - MAX_RETRIES), -1):
+        try:
+            return parse_script("\n".join(lines[:end])), error
+        except ShellSyntaxError:
+            continue
+    return Script(), error
+
+
+@functools.lru_cache(maxsize=512)
+def parse_arithmetic_text(text: str) -> Word:
+    """A subscript or other arithmetic text (`$i + 1`) as the Word `$((...))` would hold."""
+    return Lexer(text, Parser).arith_word(len(text))
 
 
 def _text(token: Token) -> str | None:

@@ -23,9 +23,15 @@ class ShellError(Exception):
         self.fatal = fatal
 
 
+class LineError(ShellError):
+    """An error that ends the rest of the current line but not the script (an assignment to
+    a readonly variable, an arithmetic error in an expansion), as in a non-interactive bash."""
+
+
 @dataclass
 class Variable:
-    value: str | dict[int, str] = ""   # a dict is an indexed (sparse) array
+    # A dict is an indexed (sparse) array; None is declared but unset (`local v`).
+    value: str | dict[int, str] | None = ""
     exported: bool = False
     readonly: bool = False
     integer: bool = False
@@ -38,12 +44,12 @@ class Variable:
         """`$a` of an array is element 0."""
         if isinstance(self.value, dict):
             return self.value.get(0, "")
-        return self.value
+        return self.value or ""
 
     def elements(self) -> list[str]:
         if isinstance(self.value, dict):
             return [self.value[k] for k in sorted(self.value)]
-        return [self.value]
+        return [] if self.value is None else [self.value]
 
 
 @dataclass
@@ -80,6 +86,8 @@ class ShellState:
     function_depth: int = 0
     subshell_depth: int = 0
     exit_trap: str | None = None                               # `trap '...' EXIT`
+    # Run from a script file (`bash FILE`): a fatal expansion error exits 1, not 127.
+    script_file: bool = False
 
     @classmethod
     def fresh(cls, environment: dict[str, str] | None = None) -> "ShellState":
@@ -112,7 +120,7 @@ class ShellState:
         variable = self.lookup(name)
         if variable is None:
             return None
-        if isinstance(variable.value, dict) and 0 not in variable.value:
+        if variable.value is None or isinstance(variable.value, dict) and 0 not in variable.value:
             return None
         return variable.scalar()
 
@@ -137,7 +145,7 @@ class ShellState:
     def set_element(self, name: str, index: int, value: str) -> None:
         variable = self._writable(name, False)
         if not isinstance(variable.value, dict):
-            variable.value = {0: variable.value} if variable.value != "" else {}
+            variable.value = {0: variable.value} if variable.value else {}
         if index < 0:
             keys = sorted(variable.value)
             if -index > len(keys):
@@ -148,7 +156,7 @@ class ShellState:
     def set_array(self, name: str, values: list[str], *, append: bool = False, local: bool = False) -> None:
         variable = self._writable(name, local)
         current = variable.value if isinstance(variable.value, dict) else (
-            {0: variable.value} if append and variable.value != "" else {})
+            {0: variable.value} if append and variable.value else {})
         if not append:
             current = {}
         start = max(current) + 1 if current else 0
@@ -177,7 +185,7 @@ class ShellState:
         scope = self.scopes[-1]
         if name not in scope:
             outer = self.lookup(name)
-            scope[name] = Variable("", exported=bool(outer and outer.exported))
+            scope[name] = Variable(None, exported=bool(outer and outer.exported))
         return scope[name]
 
     def exported(self) -> dict[str, str]:
@@ -222,5 +230,5 @@ class ShellState:
         if variable is None:
             variable = scope[name] = Variable("")
         elif variable.readonly:
-            raise ShellError(f"{name}: readonly variable")
+            raise LineError(f"{name}: readonly variable")
         return variable

@@ -1,13 +1,17 @@
 """A view of a VFS from a working directory: relative paths resolve against it.
 
 The shell hands commands this view, so `cat notes.txt` after `cd /work` reads
-`/work/notes.txt` and no command needs to know about the cwd.
+`/work/notes.txt` and no command needs to know about the cwd. It also gives them
+`/dev/null` (empty to read, a sink to write), which scripts pass as a file operand
+(`grep -q x /dev/null`, `cp /dev/null f`).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from .base import VFS, VFSStat
+
+DEV_NULL = "/dev/null"
 
 
 class CwdVFS:
@@ -23,11 +27,14 @@ class CwdVFS:
     def normalize(self, path: str) -> str:
         return self.base.normalize(self.resolve(path))
 
+    def _is_null(self, path: str) -> bool:
+        return self.normalize(path) == DEV_NULL
+
     async def exists(self, path: str) -> bool:
-        return await self.base.exists(self.resolve(path))
+        return self._is_null(path) or await self.base.exists(self.resolve(path))
 
     async def is_dir(self, path: str) -> bool:
-        return await self.base.is_dir(self.resolve(path))
+        return not self._is_null(path) and await self.base.is_dir(self.resolve(path))
 
     async def mkdir(self, path: str, parents: bool = True) -> str:
         return await self.base.mkdir(self.resolve(path), parents)
@@ -36,15 +43,23 @@ class CwdVFS:
         return await self.base.listdir(self.resolve(path))
 
     async def read_bytes(self, path: str) -> bytes:
+        if self._is_null(path):
+            return b""
         return await self.base.read_bytes(self.resolve(path))
 
     async def read_text(self, path: str) -> str:
+        if self._is_null(path):
+            return ""
         return await self.base.read_text(self.resolve(path))
 
     async def write_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        if self._is_null(path):
+            return DEV_NULL
         return await self.base.write_bytes(self.resolve(path), data, make_parents)
 
     async def append_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
+        if self._is_null(path):
+            return DEV_NULL
         return await self.base.append_bytes(self.resolve(path), data, make_parents)
 
     async def delete(self, path: str) -> str:
@@ -57,6 +72,8 @@ class CwdVFS:
         return await self.base.move(self.resolve(src), self.resolve(dst))
 
     async def stat(self, path: str) -> VFSStat:
+        if self._is_null(path):
+            return VFSStat(DEV_NULL, True, False, 0, "application/octet-stream", 0)
         return await self.base.stat(self.resolve(path))
 
     def __getattr__(self, name: str) -> Any:

@@ -51,7 +51,7 @@ async def builtin_exit(shell: "Interpreter", args: list[str], io: CommandIO) -> 
 async def builtin_return(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
     from ..interpreter import FunctionReturn
     if shell.state.function_depth == 0 and shell.source_depth == 0:
-        return await _fail(shell, io, "return: can only `return' from a function or sourced script")
+        return await _fail(shell, io, "return: can only `return' from a function or sourced script", 2)
     status = _status_argument(args, shell.state.last_status)
     if status is None:
         await _fail(shell, io, f"return: {args[0]}: numeric argument required")

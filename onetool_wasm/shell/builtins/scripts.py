@@ -99,6 +99,7 @@ async def builtin_bash(shell: "Interpreter", args: list[str], io: CommandIO) -> 
         if text is None:
             return 127
         name, positional, label = rest[0], rest[1:], rest[0]
+        child_state.script_file = True
     else:
         text = (await io.stdin.read_all(shell.limits.max_expansion_bytes)).decode("utf-8", "surrogateescape")
         positional, label = [], "bash"
@@ -109,14 +110,13 @@ async def builtin_bash(shell: "Interpreter", args: list[str], io: CommandIO) -> 
         return 2
     child = shell.child(child_state)
     child.source_depth = shell.source_depth + 1
-    from ..lexer import ShellSyntaxError
-    from ..parser import parse_script
-    try:
-        script = parse_script(text)
-    except ShellSyntaxError as error:
+    from ..parser import parse_until_error
+    script, error = parse_until_error(text)
+    status = await child.run_main(script, io)
+    if error is not None and not child.exited:
         await io.error(f"{label}: line {error.line}: {error.message}")
         return 2
-    return await child.run_main(script, io)
+    return status
 
 
 BUILTINS = {"eval": builtin_eval, "source": builtin_source, ".": builtin_source, "exec": builtin_exec,

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...commands.spec import CommandIO
-from ..state import ShellError
+from ..state import ShellError, Variable
 
 if TYPE_CHECKING:
     from ..interpreter import Interpreter
@@ -155,9 +155,18 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
                               readonly="r" in flags, array="a" in flags)
     if "i" in flags:
         for word in words:
-            variable = shell.state.lookup(_ASSIGNMENT.match(word).group(1) if "=" in word else word)
+            match = _ASSIGNMENT.match(word)
+            name_ = match.group(1) if match else word
+            variable = shell.state.lookup(name_)
+            if variable is None and _NAME.fullmatch(name_):
+                variable = shell.state.declare_local(name_) if shell.state.function_depth else None
+                if variable is None:
+                    shell.state.scopes[0][name_] = variable = Variable(None)
             if variable is not None:
                 variable.integer = True
+                if match and isinstance(variable.value, str):
+                    from .. import arithmetic
+                    variable.value = str(arithmetic.evaluate(variable.value or "0", shell.state))
     return status
 
 
