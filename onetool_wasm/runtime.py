@@ -18,9 +18,10 @@ from .commands.system import unknown_command_message
 from .memory import SimpleMemory
 from .policy import Policy
 from .presentation import OutputLimits, Presentation, present, require_non_negative_int
-from .result import CommandResult, err, ok, printable
+from .result import OCTET, CommandResult, err, ok, printable
+from .textutil import looks_binary
 from .shell import ChainItem, ParseError, Pipeline, parse_command_line
-from .shell.interpreter import Interpreter, RunRecord
+from .shell.interpreter import Interpreter, RunRecord, StepRecord
 from .shell.limits import Budget, LimitExceeded, ShellLimits
 from .shell.parser import parse_until_error
 from .shell.state import ShellState
@@ -123,6 +124,7 @@ class AgentCLI:
         record = RunRecord()
         shell = Interpreter(self.ctx, state, Budget(limits, self.ctx.cancelled), self._gate_for_shell, record)
         shell.stderr = stderr
+        shell.traced = True
         io = CommandIO(EmptyReader(), stdout, stderr)
         try:
             status = await shell.run_main(script, io)
@@ -138,9 +140,10 @@ class AgentCLI:
             status = 1
             stderr.data += f"{limit}; send less to the output (| head, > file)".encode()
         text = stderr.data.decode("utf-8", "replace").rstrip("\n")
-        result = CommandResult(bytes(stdout.data), text, status, record.content_type)
-        commands = tuple(CommandTrace(argv, 0, 0, "", code, "text/plain") for argv, code in record.commands)
-        return _ChainOutcome(result, [PipelineTrace(None, True, status, commands)])
+        output = bytes(stdout.data)
+        content_type = OCTET if looks_binary(output) else record.content_type
+        result = CommandResult(output, text, status, content_type)
+        return _ChainOutcome(result, [_pipeline_trace(step) for step in record.steps])
 
     async def _gate_for_shell(self, spec: CommandSpec, args: list[str], ctx: CommandContext):
         if ctx.policy is None or spec.group == "api":
@@ -195,6 +198,12 @@ class AgentCLI:
             return args
         from .catalog.gate import gate_command
         return await gate_command(self.ctx, spec, args)
+
+
+def _pipeline_trace(step: StepRecord) -> PipelineTrace:
+    commands = tuple(CommandTrace(c.argv, c.stdin_bytes, c.stdout_bytes, c.stderr, c.status, "text/plain")
+                     for c in step.commands)
+    return PipelineTrace(step.relation, step.executed, step.status, commands, step.skipped_reason)
 
 
 def _skip_reason(relation: str | None, previous_exit: int) -> str | None:

@@ -32,6 +32,10 @@ class Reader:
     """A byte source with push-back, so `read` can take one line and leave the rest of the
     chunk for the next command that reads the same input (`{ read a; cat; } < f`)."""
 
+    # A file can be read again from where a command stopped (GNU head seeks back); bytes
+    # taken from a pipe are gone.
+    seekable = True
+
     def __init__(self) -> None:
         self._pending: deque[bytes] = deque()
 
@@ -115,6 +119,8 @@ class EmptyReader(Reader):
 class Pipe(Reader):
     """A bounded byte queue between two concurrent stages. The reader side is this object;
     `writer()` gives the writing side."""
+
+    seekable = False
 
     def __init__(self, capacity: int = PIPE_CAPACITY) -> None:
         super().__init__()
@@ -241,3 +247,41 @@ class SharedWriter(Writer):
 async def yield_now() -> None:
     """Let the other stages of a pipeline run (a long loop that never waits would starve them)."""
     await asyncio.sleep(0)
+
+
+class CountingReader(Reader):
+    """Passes another reader through, counting the bytes a command consumed (traces)."""
+
+    def __init__(self, source: Reader) -> None:
+        super().__init__()
+        self.source = source
+        self.count = 0
+        self.seekable = source.seekable
+
+    async def read(self) -> bytes:
+        chunk = await self.source.read()
+        self.count += len(chunk)
+        return chunk
+
+    def unread(self, data: bytes) -> None:
+        self.count -= len(data)
+        self.source.unread(data)
+
+    def close(self) -> None:
+        self.source.close()
+
+
+class CountingWriter(Writer):
+    """Passes bytes to another writer, counting them and keeping the first `keep` (traces)."""
+
+    def __init__(self, target: Writer, keep: int = 0) -> None:
+        self.target = target
+        self.count = 0
+        self.kept = bytearray()
+        self._keep = keep
+
+    async def write(self, data: bytes) -> None:
+        self.count += len(data)
+        if len(self.kept) < self._keep:
+            self.kept += data[:self._keep - len(self.kept)]
+        await self.target.write(data)

@@ -8,7 +8,8 @@ from onetool_wasm.commands import create_command_registry
 
 from .helpers import call, command_context, conformance_test, outcome, read
 
-FS_COMMANDS = ("ls", "stat", "cat", "write", "append", "mkdir", "cp", "mv", "rm", "find", "touch", "tree")
+FS_COMMANDS = ("ls", "stat", "cat", "write", "append", "mkdir", "cp", "mv", "rm", "find", "touch", "tree",
+               "basename", "dirname")
 WRITING = {"write", "append", "mkdir", "cp", "mv", "rm", "touch"}
 
 

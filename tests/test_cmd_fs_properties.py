@@ -29,6 +29,8 @@ FLAGS = {
              "file", "dir", "l", "-print", "-print0", "*", "*.txt", "[", "[!a]*", "[z-a]", "--"],
     "touch": ["-c", "-m", "--"],
     "tree": ["-a", "-d", "-L", "-L2", "-L0", "-adL", "-f", "--"],
+    "basename": ["-a", "-s", "-z", "--suffix", "--"],
+    "dirname": ["-z", "--"],
 }
 STDIN = random_stdin(12)
 PATHS = ["/", "/notes", "/notes/a.txt", "notes/sub", "../..", "/img/x.bin", "/missing", "/notes/a.txt/x",

@@ -38,7 +38,8 @@ def runtime_options(record):
     selection = record.get("builtinCommands", {})
     if selection is not False:
         selection = {**selection, "excludeCommands": [*selection.get("excludeCommands", []), *added_commands()]}
-    options = {"builtin_commands": selection}
+    # The records are the upstream runtime's: its grammar is ours as grammar="strict".
+    options = {"builtin_commands": selection, "grammar": "strict"}
     if "customCommands" in record:
         options["commands"] = custom_commands(record["customCommands"])
     if "outputLimits" in record:

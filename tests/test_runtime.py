@@ -1,4 +1,7 @@
 """The execution model: chains, pipelines, exit codes, traces, options."""
+
+# These tests pin the upstream runtime model, which is `grammar="strict"`; the bash
+# language has its own tests (test_shell_*.py, test_bash_*.py).
 from __future__ import annotations
 
 import pytest
@@ -15,7 +18,8 @@ SAY = command("say", lambda ctx, args, stdin: ok(" ".join(args)))
 
 
 def custom(line, *specs, **options):
-    return run_line(line, builtin_commands=False, commands=list(specs) or [SAY, FAIL, UPPER], **options)
+    return run_line(line, builtin_commands=False, commands=list(specs) or [SAY, FAIL, UPPER], grammar="strict",
+                    **options)
 
 
 def test_pipeline_feeds_stdout_to_stdin():
@@ -92,7 +96,7 @@ def test_outputs_of_a_chain_are_joined_by_single_newlines():
 
 def test_run_detailed_traces_skipped_pipelines():
     async def go():
-        runtime = await create_agent_cli(builtin_commands=False, commands=[SAY, FAIL])
+        runtime = await create_agent_cli(grammar="strict", builtin_commands=False, commands=[SAY, FAIL])
         return await runtime.run_detailed("say a || say b; fail && say c")
     execution = arun(go())
     assert [(p.relation, p.executed, p.skipped_reason, p.exit_code) for p in execution.trace] == [
@@ -108,7 +112,7 @@ def test_binary_output_is_held_back_and_saved():
     raw = command("raw", lambda ctx, args, stdin: ok_bytes(b"\x00\x01\x02\x03"))
 
     async def go():
-        runtime = await create_agent_cli(builtin_commands=False, commands=[raw])
+        runtime = await create_agent_cli(grammar="strict", builtin_commands=False, commands=[raw])
         execution = await runtime.run_detailed("raw")
         return execution, await runtime.ctx.vfs.read_bytes("/.system/cmd-output/cmd-0001.bin")
     execution, saved = arun(go())
@@ -123,7 +127,7 @@ def test_long_output_is_truncated_and_spilled_with_a_shared_counter():
     many = command("many", lambda ctx, args, stdin: ok("".join(f"line {i}\n" for i in range(1, 6))))
 
     async def go():
-        runtime = await create_agent_cli(builtin_commands=False, commands=[many],
+        runtime = await create_agent_cli(grammar="strict", builtin_commands=False, commands=[many],
                                          output_limits={"max_lines": 2})
         first = await runtime.run_detailed("many")
         second = await runtime.run_detailed("many")
@@ -153,13 +157,13 @@ def test_byte_limit_cuts_the_preview_on_a_character_boundary():
 ])
 def test_output_limits_are_validated(limits, message):
     with pytest.raises(ValueError) as caught:
-        arun(create_agent_cli(output_limits=limits))
+        arun(create_agent_cli(grammar="strict", output_limits=limits))
     assert str(caught.value) == message
 
 
 def test_execution_policy_is_validated():
     with pytest.raises(ValueError) as caught:
-        arun(create_agent_cli(execution_policy={"max_materialized_bytes": -3}))
+        arun(create_agent_cli(grammar="strict", execution_policy={"max_materialized_bytes": -3}))
     assert str(caught.value) == "execution_policy.max_materialized_bytes must be a non-negative integer"
 
 
@@ -167,21 +171,22 @@ def test_max_materialized_bytes_refuses_big_inputs():
     async def go():
         vfs = MemoryVFS()
         await vfs.write_bytes("/big.txt", b"x" * 2048)
-        runtime = await create_agent_cli(vfs=vfs, execution_policy={"maxMaterializedBytes": 1024})
+        runtime = await create_agent_cli(grammar="strict", vfs=vfs, execution_policy={"maxMaterializedBytes": 1024})
         return await runtime.run("wc -c /big.txt")
     assert arun(go()).startswith("[error] wc: input exceeds max materialized size (2.0KB > 1.0KB): /big.txt\n\n")
 
 
 def test_builtin_selection_and_custom_commands_replace_builtins():
     loud_echo = command("echo", lambda ctx, args, stdin: ok("LOUD"))
+    assert run_line("echo hi", commands=[loud_echo], grammar="strict") == "LOUD\n\n[exit:0 | 0ms]"
     assert run_line("echo hi", commands=[loud_echo]) == "LOUD\n\n[exit:0 | 0ms]"
-    assert run_line("help", builtin_commands={"include_groups": ["text"]}).startswith(
+    assert run_line("help", builtin_commands={"include_groups": ["text"]}, grammar="strict").startswith(
         "[error] unknown command: help\n")
 
 
 def test_registry_option_excludes_selection_options():
     with pytest.raises(ValueError):
-        arun(create_agent_cli(registry=create_command_registry(), builtin_commands=False))
+        arun(create_agent_cli(grammar="strict", registry=create_command_registry(), builtin_commands=False))
 
 
 def test_unknown_preset_and_group_are_rejected():
@@ -192,12 +197,12 @@ def test_unknown_preset_and_group_are_rejected():
 
 
 def test_run_sync_runs_one_line():
-    runtime = arun(create_agent_cli())
+    runtime = arun(create_agent_cli(grammar="strict"))
     assert run_sync(runtime, "echo hi").startswith("hi\n\n[exit:0 | ")
 
 
 def test_output_directory_exists_after_creation():
-    runtime = arun(create_agent_cli())
+    runtime = arun(create_agent_cli(grammar="strict"))
     assert arun(runtime.ctx.vfs.is_dir("/.system/cmd-output")) is True
 
 
@@ -208,16 +213,21 @@ def test_a_crash_fails_its_stage_and_the_chain_goes_on():
 
 
 def test_readonly_preset_refuses_dynamic_writes_and_has_no_write_commands():
-    assert run_line("sed -i s/a/b/ /x", builtin_commands={"preset": "readOnly"}).startswith(
+    read_only = {"preset": "readOnly"}
+    assert run_line("sed -i s/a/b/ /x", builtin_commands=read_only).startswith(
         "[error] sed: refused: this runtime is read-only (preset readOnly)\n\n[exit:1")
-    assert run_line("write /x y", builtin_commands={"preset": "readOnly"}).startswith("[error] unknown command: write\n")
-    assert run_line("echo hi | memory store", builtin_commands={"preset": "readOnly"}).startswith(
+    assert run_line("write /x y", builtin_commands=read_only, grammar="strict").startswith(
+        "[error] unknown command: write\n")
+    assert run_line("echo hi | memory store", builtin_commands=read_only).startswith(
         "[error] memory: refused: this runtime is read-only (preset readOnly)")
+    assert run_line("echo hi > /x", builtin_commands=read_only) == (
+        "[error] bash: line 1: /x: refused: this runtime is read-only (preset readOnly)\n\n[exit:1 | 0ms]")
 
 
 def test_lone_surrogates_in_a_command_line_become_replacement_characters():
     line = "write /\ud800.txt a\udc00b && ls / && cat /\ufffd.txt"
     assert run_line(line) == "wrote 5B to /\ufffd.txt\n\ufffd.txt\na\ufffdb\n\n[exit:0 | 0ms]"
+    assert run_line(line, grammar="strict") == "wrote 5B to /\ufffd.txt\n\ufffd.txt\na\ufffdb\n\n[exit:0 | 0ms]"
 
 
 def test_ok_replaces_each_lone_surrogate_with_one_replacement_character():

@@ -10,7 +10,7 @@ from ..textutil import format_size, looks_binary
 from ..vfs.paths import parent_of
 from .fs_common import FS_ERRORS, file_write_failure, fs_failure, stat_or_fail
 from ..streams import Reader
-from .helpers import binary_input_message, check_materialized, fail, usage_error
+from .helpers import binary_input_message, check_materialized, fail, line_end, usage_error
 from .lines import line_blocks, with_stream, write_result
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
@@ -133,7 +133,7 @@ async def _store(ctx: CommandContext, command: str, args: list[str], stdin: byte
     except FS_ERRORS as error:
         return await file_write_failure(ctx, command, args[0], error)
     verb = "appended" if command == "append" else "wrote"
-    return ok(f"{verb} {format_size(len(data))} to {target}")
+    return ok(f"{verb} {format_size(len(data))} to {target}" + line_end(ctx))
 
 
 async def cmd_write(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:

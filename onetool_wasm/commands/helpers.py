@@ -24,6 +24,12 @@ FS_ERRORS = (VFSError, OSError)
 GNU_ERRORS = {"ENOENT": "No such file or directory", "EISDIR": "Is a directory", "ENOTDIR": "Not a directory"}
 
 
+def line_end(ctx: CommandContext) -> str:
+    """A message line's end: the bash language joins outputs as they are, so a message ends
+    in a newline there; the strict grammar's chain adds its own."""
+    return "\n" if ctx.grammar == "bash" else ""
+
+
 def fail(message: str, exit_code: int = 1) -> CommandFailed:
     """`raise fail(...)` ends the command with this one-line error."""
     return CommandFailed(err(message, exit_code))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Sequence
 
 from ..result import CommandResult
-from ..streams import Pipe, Reader
+from ..streams import Reader
 from ..textutil import looks_binary
 from .helpers import binary_input_message, fail, no_input_error, read_bytes_input
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
@@ -172,5 +172,5 @@ async def source_blocks(source: Source, io: CommandIO, command: str, text: bool 
 def give_back(reader: Reader, data: bytes) -> None:
     """Unread what a command read past its need. A pipe's surplus is lost as in bash (the
     tool read a whole buffer); a file's is kept, as GNU head seeks back on a file."""
-    if not isinstance(reader, Pipe):
+    if reader.seekable:
         reader.unread(data)

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..result import CommandResult, err, ok, printable
-from .helpers import bounded_int, read_text_input, usage_error
+from .helpers import bounded_int, line_end, read_text_input, usage_error
 from .spec import CommandContext, CommandSpec
 
 
@@ -52,11 +52,11 @@ def cmd_help(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResul
     if not args:
         lines = ["Available commands:", *command_table(ctx.registry.all()), "",
                  "Use: help <command>", "Or run a command with no args to get its usage."]
-        return ok("\n".join(lines))
+        return ok("\n".join(lines) + line_end(ctx))
     spec = ctx.registry.get(args[0])
     if spec is None:
         return err(f"help: {unknown_command_message(args[0], ctx.registry.names())}")
-    return ok(spec.help_text())
+    return ok(spec.help_text() + line_end(ctx))
 
 
 HELP = CommandSpec(

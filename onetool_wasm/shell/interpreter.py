@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ..commands.spec import CommandContext, CommandIO, CommandSpec, invoke_command
 from ..result import CommandResult
-from ..streams import (BrokenPipe, BufferWriter, EmptyReader, NullWriter, Pipe, SIGPIPE_STATUS, StreamLimit,
-                       Writer, yield_now)
+from ..streams import (BrokenPipe, BufferWriter, CountingReader, CountingWriter, EmptyReader, NullWriter, Pipe,
+                       SIGPIPE_STATUS, StreamLimit, Writer, yield_now)
 from ..vfs.cwd import CwdVFS
 from . import arithmetic, patterns
 from .arithmetic import ArithError
@@ -66,14 +66,39 @@ class LineAbandoned(Exception):
 
 
 @dataclasses.dataclass
-class RunRecord:
-    """What the runtime reports about one run: the commands that ran, in order."""
-    commands: list[tuple[tuple[str, ...], int]] = dataclasses.field(default_factory=list)
-    content_type: str = "text/plain"
+class CommandRecord:
+    argv: tuple[str, ...]
+    status: int
+    stdin_bytes: int = 0
+    stdout_bytes: int = 0
+    stderr: str = ""
 
-    def add(self, argv: list[str], status: int) -> None:
-        if len(self.commands) < 1000:
-            self.commands.append((tuple(argv), status))
+
+@dataclasses.dataclass
+class StepRecord:
+    """One pipeline of the script's top level: run (with the commands it ran) or skipped."""
+    relation: str | None
+    executed: bool
+    status: int | None = None
+    commands: list[CommandRecord] = dataclasses.field(default_factory=list)
+    skipped_reason: str | None = None
+
+
+@dataclasses.dataclass
+class RunRecord:
+    """What the runtime reports about one run: its top-level pipelines, each with the
+    commands that ran under it (loops included, up to a cap), in order."""
+    steps: list[StepRecord] = dataclasses.field(default_factory=list)
+    content_type: str = "text/plain"
+    MAX_COMMANDS = 1000
+
+    def add(self, argv: list[str], status: int, stdin_bytes: int = 0, stdout_bytes: int = 0,
+            stderr: str = "") -> "CommandRecord | None":
+        if self.steps and len(self.steps[-1].commands) < self.MAX_COMMANDS:
+            entry = CommandRecord(tuple(argv), status, stdin_bytes, stdout_bytes, stderr)
+            self.steps[-1].commands.append(entry)
+            return entry
+        return None
 
 
 class Interpreter:
@@ -89,6 +114,7 @@ class Interpreter:
         self.loop_depth = 0
         self.substitution_status: int | None = None  # of the last `$(...)`, for `x=$(cmd)`
         self.exited = False  # `exit` (or a fatal error) ended this shell
+        self.traced = False  # the run's own shell records its top-level pipelines
         self.condition_depth = 0  # inside if/while conditions, `!`, before && ||: no errexit
         self.vfs = CwdVFS(ctx.vfs, state.cwd)
         self.expander = Expander(state, self.vfs, self._substitute,
@@ -157,9 +183,16 @@ class Interpreter:
     async def run_and_or(self, node: AndOr, io: CommandIO) -> int:
         steps = [("", node.first), *node.rest]
         status = self.state.last_status
+        traced = self.traced and self.budget.depth == 0
         for position, (operator, pipeline) in enumerate(steps):
+            relation = operator or (";" if self.record.steps else None)
             if (operator == "&&" and status != 0) or (operator == "||" and status == 0):
+                if traced:
+                    reason = "previous_failed" if operator == "&&" else "previous_succeeded"
+                    self.record.steps.append(StepRecord(relation, False, skipped_reason=reason))
                 continue
+            if traced:
+                self.record.steps.append(StepRecord(relation, True))
             last = position == len(steps) - 1
             self.condition_depth += 0 if last else 1
             try:
@@ -167,6 +200,8 @@ class Interpreter:
             finally:
                 self.condition_depth -= 0 if last else 1
             self.state.last_status = status
+            if traced:
+                self.record.steps[-1].status = status
             if last and status != 0 and not pipeline.negated:
                 self._errexit(status)
         return status
@@ -551,10 +586,18 @@ class Interpreter:
             return await self._with_prefix(node, io, lambda: self.call_function(function, argv[1:], io),
                                            persist=False)
         builtin = BUILTINS.get(name)
-        if builtin is not None:
-            return await self._with_prefix(node, io, lambda: builtin(self, argv[1:], io),
-                                           persist=name in _SPECIAL_BUILTINS)
+        if builtin is not None and not self._host_replaced(name):
+            status = await self._with_prefix(node, io, lambda: builtin(self, argv[1:], io),
+                                             persist=name in _SPECIAL_BUILTINS)
+            self.record.add(argv, status)
+            return status
         return await self._with_prefix(node, io, lambda: self.run_registered(argv, io), persist=False)
+
+    def _host_replaced(self, name: str) -> bool:
+        """A host that registers its own `echo` (or `test`...) means it: its command wins
+        over the shell's builtin of that name. The project's own commands never do."""
+        spec = self.ctx.registry.get(name)
+        return spec is not None and spec.group not in PROJECT_GROUPS
 
     async def _with_prefix(self, node: SimpleCommand, io: CommandIO, work: Callable[[], Awaitable[int]],
                            persist: bool) -> int:
@@ -609,10 +652,14 @@ class Interpreter:
         args = await self.gate(spec, argv[1:], ctx)
         if isinstance(args, CommandResult):
             await io.error(args.stderr)
-            self.record.add(argv, args.exit_code)
+            self.record.add(argv, args.exit_code, stderr=args.stderr)
             return args.exit_code
-        status = await self._invoke(spec, ctx, args, io)
-        self.record.add(argv, status)
+        stdin, stdout, stderr = CountingReader(io.stdin), CountingWriter(io.stdout), CountingWriter(io.stderr, 4096)
+        entry = self.record.add(argv, 0)  # its place in the trace is where it started
+        status = await self._invoke(spec, ctx, args, CommandIO(stdin, stdout, stderr, io.stdin_is_pipe))
+        if entry is not None:
+            entry.status, entry.stdin_bytes, entry.stdout_bytes = status, stdin.count, stdout.count
+            entry.stderr = stderr.kept.decode("utf-8", "replace").rstrip("\n")
         return status
 
     async def _invoke(self, spec: CommandSpec, ctx: CommandContext, args: list[str], io: CommandIO) -> int:
@@ -714,6 +761,9 @@ class _FileInfo:
 
 
 _ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+
+# The groups of the project's own commands (a host's commands are "custom" or its own).
+PROJECT_GROUPS = {"system", "fs", "text", "data", "adapters", "api"}
 
 # Builtins whose prefix assignments stay (POSIX special builtins).
 _SPECIAL_BUILTINS = {":", ".", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift",
