@@ -6,7 +6,7 @@ import asyncio
 import json
 import sys
 
-from .runtime import AgentCLI, create_agent_cli
+from .runtime import GRAMMARS, AgentCLI, create_agent_cli
 from .tooldef import FORMATS, VARIANTS, build_tool_definition
 from .vfs import DirectoryVFS, MemoryVFS
 
@@ -14,6 +14,11 @@ from .vfs import DirectoryVFS, MemoryVFS
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="onetool-wasm", description="One `run` tool for AI agents.")
     parser.add_argument("--root", help="a directory to work in (default: an empty in-memory file system)")
+    parser.add_argument("--grammar", choices=GRAMMARS, default="bash",
+                        help="the command language: bash (default) or strict (the upstream one-tool grammar)")
+    parser.add_argument("--session", action="store_true",
+                        help="keep shell variables, functions and the cwd from one command line to the next "
+                             "(repl and mcp)")
     sub = parser.add_subparsers(dest="action", required=True)
     run = sub.add_parser("run", help="run one command line and print the text block a model would see")
     run.add_argument("command_line")
@@ -25,8 +30,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def make_runtime(root: str | None) -> AgentCLI:
-    return await create_agent_cli(vfs=DirectoryVFS(root) if root else MemoryVFS())
+async def make_runtime(root: str | None, grammar: str = "bash", session: bool = False) -> AgentCLI:
+    return await create_agent_cli(vfs=DirectoryVFS(root) if root else MemoryVFS(), grammar=grammar,
+                                  shell_session=session)
 
 
 async def repl(runtime: AgentCLI) -> None:
@@ -41,7 +47,7 @@ async def repl(runtime: AgentCLI) -> None:
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    runtime = await make_runtime(args.root)
+    runtime = await make_runtime(args.root, args.grammar, args.session)
     if args.action == "run":
         execution = await runtime.run_detailed(args.command_line)
         print(execution.presentation.text)

@@ -187,11 +187,28 @@ def test_builtin_write_needs_consent_under_a_guided_policy():
 
     out = run_lines(['write /a.txt "hello there"', "cat /a.txt", "echo fine"], policy={}, confirm=confirm)
     assert out[0] == "[error] write: fs:write was declined by the user; nothing was run\n\n[exit:1 | 0ms]"
-    assert out[1].startswith("[error] cat: file not found: /a.txt")
+    assert out[1] == "[error] cat: /a.txt: No such file or directory\n\n[exit:1 | 0ms]"
     assert out[2] == "fine\n\n[exit:0 | 0ms]"
     [request] = requests
     assert (request.ref, request.kind, request.command_line) == ("fs:write", "write", "write /a.txt 'hello there'")
     assert request.input == {"args": ["/a.txt", "hello there"]}
+
+
+def test_a_redirect_into_a_file_is_a_write_under_the_policy():
+    requests = []
+
+    def confirm(request: ConsentRequest):
+        requests.append(request)
+        return "declined" if len(requests) == 1 else "approved"
+
+    out = run_lines(["echo secret > /a.txt", "cat /a.txt", "echo kept >> /b.txt && cat /b.txt"],
+                    policy={}, confirm=confirm)
+    assert out[0] == ("[error] bash: line 1: /a.txt: write: fs:write was declined by the user; nothing was run"
+                      "\n\n[exit:1 | 0ms]")
+    assert out[1] == "[error] cat: /a.txt: No such file or directory\n\n[exit:1 | 0ms]"
+    assert out[2] == "kept\n\n[exit:0 | 0ms]"
+    assert [(r.ref, r.kind, r.input) for r in requests] == [
+        ("fs:write", "write", {"args": ["/a.txt"]}), ("fs:write", "write", {"args": ["/b.txt"]})]
 
 
 def test_builtin_kind_follows_the_arguments():

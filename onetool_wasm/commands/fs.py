@@ -62,6 +62,8 @@ def _checked_stdin(ctx: CommandContext, stdin: bytes, total_before: int) -> byte
 async def _read_cat_file(ctx: CommandContext, target: str, total_before: int) -> bytes:
     normalized = ctx.vfs.normalize(target)
     info = await stat_or_fail(ctx, "cat", target)
+    if ctx.grammar == "bash" and (not info.exists or info.is_dir):
+        raise fail(f"cat: {target}: {'Is a directory' if info.exists else 'No such file or directory'}")
     if not info.exists:
         raise fail(f"cat: file not found: {normalized}. Use: ls {parent_of(normalized)}")
     if info.is_dir:

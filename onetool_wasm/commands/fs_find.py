@@ -60,25 +60,46 @@ def _apply_option(filters: FindFilters, option: str, value: str) -> None:
 
 
 async def cmd_find(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    """In the bash language, as GNU find: the working directory by default, paths shown
+    from the operand as written (`find . -name x` prints `./x`)."""
     filters, starts = parse_find_args(args)
+    gnu = ctx.grammar == "bash"
+    starts = starts or (["."] if gnu else ["/"])
     matches: list[str] = []
+    shown = iter(starts)
 
     async def visit(info: VFSStat) -> None:
-        await _walk(ctx, info.path, info.is_dir, filters, matches)
-    missing = await visit_operands(ctx, "find", starts or ["/"], visit)
-    return listing_result("find", "".join(f"{path}\n" for path in matches), missing)
+        label = next(shown) if gnu else info.path
+        await _walk(ctx, info.path, label, info.is_dir, filters, matches)
+    if not gnu:
+        missing = await visit_operands(ctx, "find", starts, visit)
+        return listing_result("find", "".join(f"{path}\n" for path in matches), missing)
+    errors = []
+    for start in starts:
+        shown = iter([start])
+        if await visit_operands(ctx, "find", [start], visit):
+            errors.append(f"find: '{start}': No such file or directory")
+    output = "".join(f"{path}\n" for path in matches).encode("utf-8")
+    return CommandResult(output, "\n".join(errors), 1 if errors else 0)
 
 
-async def _walk(ctx: CommandContext, start: str, is_dir: bool, filters: FindFilters, matches: list[str]) -> None:
-    """Pre-order, children in name order; a stack rather than recursion, so no tree is too deep."""
-    stack = [(start, is_dir, 0)]
+async def _walk(ctx: CommandContext, start: str, label: str, is_dir: bool, filters: FindFilters,
+                matches: list[str]) -> None:
+    """Pre-order, children in name order; a stack rather than recursion, so no tree is too
+    deep. `label` is how the start is shown; children are shown below it."""
+    stack = [(start, label, is_dir, 0)]
     while stack:
-        path, is_dir, depth = stack.pop()
+        path, shown, is_dir, depth = stack.pop()
         if filters.matches(path, is_dir):
-            matches.append(path)
+            matches.append(shown)
         if is_dir and (filters.max_depth is None or depth < filters.max_depth):
             children = await sorted_children(ctx, path)
-            stack.extend((child, child_is_dir, depth + 1) for _, child, child_is_dir in reversed(children))
+            stack.extend((child, _below(shown, name), child_is_dir, depth + 1)
+                         for name, child, child_is_dir in reversed(children))
+
+
+def _below(shown: str, name: str) -> str:
+    return shown + name if shown.endswith("/") else f"{shown}/{name}"
 
 
 FIND = CommandSpec(

@@ -48,7 +48,16 @@ def _done(ctx: CommandContext, message: str) -> CommandResult:
 
 # -- mkdir --------------------------------------------------------------------------------
 
+def _upstream_arity(command: str, args: list[str], most: int, usage: str) -> None:
+    """The strict grammar keeps upstream's operand count (the bash language takes many)."""
+    if len(args) > most:
+        raise CommandFailed(usage_error(command, usage))
+
+
 async def cmd_mkdir(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    if ctx.grammar == "bash":
+        return await gnu_mkdir(ctx, args)
+    _upstream_arity("mkdir", args, 2, MKDIR_USAGE)
     _, path = _single_path("mkdir", args, MKDIR_USAGE, _MKDIR_FLAGS)
     try:
         return _done(ctx, f"created {await ctx.vfs.mkdir(path, True)}")
@@ -62,6 +71,9 @@ async def cmd_mkdir(ctx: CommandContext, args: list[str], stdin: bytes) -> Comma
 
 async def cmd_rm(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     # Recursive always (upstream); -f, alone or bundled (`rm -rf`), makes a missing path no error.
+    if ctx.grammar == "bash":
+        return await gnu_rm(ctx, args)
+    _upstream_arity("rm", args, 2, RM_USAGE)
     flags, path = _single_path("rm", args, RM_USAGE, _RM_FLAGS)
     try:
         return _done(ctx, f"removed {await ctx.vfs.delete(path)}")
@@ -89,6 +101,9 @@ def _src_dst(command: str, args: list[str], usage: str) -> tuple[str, str]:
 
 
 async def _transfer(ctx: CommandContext, command: str, args: list[str], usage: str) -> CommandResult:
+    if ctx.grammar == "bash":
+        return await gnu_transfer(ctx, command, args)
+    _upstream_arity(command, args, 3, usage)
     src, dst = _src_dst(command, args, usage)
     operation = ctx.vfs.copy if command == "cp" else ctx.vfs.move
     try:
@@ -153,6 +168,168 @@ async def _touch_one(ctx: CommandContext, path: str, no_create: bool) -> str:
     return f"{'touched' if info.exists else 'created'} {target}"
 
 
+# -- the bash language: GNU's operands, options and messages ------------------------------
+
+def _gnu_options(command: str, args: list[str], letters: str) -> tuple[set[str], list[str]]:
+    """Single-letter options (bundled), `--` ending them; the rest are operands."""
+    flags: set[str] = set()
+    operands: list[str] = []
+    ended = False
+    for arg in args:
+        if ended or not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        elif arg == "--":
+            ended = True
+        elif arg.startswith("--"):
+            long = {"--parents": "p", "--recursive": "r", "--force": "f", "--verbose": "v"}.get(arg)
+            if long is None or long not in letters:
+                raise CommandFailed(err(f"{command}: unrecognized option '{arg}'", 1))
+            flags.add(long)
+        else:
+            for letter in arg[1:]:
+                if letter not in letters:
+                    raise CommandFailed(err(f"{command}: invalid option -- '{letter}'", 1))
+                flags.add(letter)
+    return flags, operands
+
+
+def _gnu_result(out: list[str], errors: list[str]) -> CommandResult:
+    stdout = "".join(line + "\n" for line in out).encode()
+    return CommandResult(stdout, "\n".join(errors), 1 if errors else 0)
+
+
+async def _kind(ctx: CommandContext, path: str) -> str | None:
+    """"dir", "file", or None when nothing is there."""
+    try:
+        info = await ctx.vfs.stat(path)
+    except FS_ERRORS:
+        return None
+    if not info.exists:
+        return None
+    return "dir" if info.is_dir else "file"
+
+
+async def gnu_mkdir(ctx: CommandContext, args: list[str]) -> CommandResult:
+    flags, operands = _gnu_options("mkdir", args, "pvm")
+    if not operands:
+        return err("mkdir: missing operand", 1)
+    out, errors = [], []
+    for path in operands:
+        kind = await _kind(ctx, path)
+        if kind == "dir" and "p" in flags:
+            continue
+        if kind is not None:
+            errors.append(f"mkdir: cannot create directory '{path}': File exists")
+            continue
+        parent = ctx.vfs.normalize(path).rsplit("/", 1)[0] or "/"
+        if "p" not in flags and await _kind(ctx, parent) != "dir":
+            reason = "Not a directory" if await _kind(ctx, parent) == "file" else "No such file or directory"
+            errors.append(f"mkdir: cannot create directory '{path}': {reason}")
+            continue
+        try:
+            await ctx.vfs.mkdir(path, True)
+        except FS_ERRORS as error:
+            errors.append(f"mkdir: cannot create directory '{path}': {_reason(error)}")
+            continue
+        if "v" in flags:
+            out.append(f"mkdir: created directory '{path}'")
+    return _gnu_result(out, errors)
+
+
+async def gnu_rm(ctx: CommandContext, args: list[str]) -> CommandResult:
+    flags, operands = _gnu_options("rm", args, "rRfivd")
+    if not operands:
+        return ok() if "f" in flags else err("rm: missing operand", 1)
+    recursive = bool(flags & {"r", "R"})
+    out, errors = [], []
+    for path in operands:
+        kind = await _kind(ctx, path)
+        if kind is None:
+            if "f" not in flags:
+                errors.append(f"rm: cannot remove '{path}': No such file or directory")
+            continue
+        if ctx.vfs.normalize(path) == "/":
+            errors.append("rm: it is dangerous to operate recursively on '/'")
+            continue
+        if kind == "dir" and not recursive:
+            if "d" not in flags or await ctx.vfs.listdir(path):
+                errors.append(f"rm: cannot remove '{path}': Is a directory")
+                continue
+        try:
+            await ctx.vfs.delete(path)
+        except FS_ERRORS as error:
+            errors.append(f"rm: cannot remove '{path}': {_reason(error)}")
+            continue
+        if "v" in flags:
+            out.append(f"removed {'directory ' if kind == 'dir' else ''}'{path}'")
+    return _gnu_result(out, errors)
+
+
+async def gnu_transfer(ctx: CommandContext, command: str, args: list[str]) -> CommandResult:
+    """cp and mv as GNU: several sources into a directory, a file target overwritten
+    (`-n` keeps it), `cp` of a directory only with `-r`."""
+    flags, operands = _gnu_options(command, args, "rRapfinvTu" if command == "cp" else "finvTu")
+    if len(operands) < 2:
+        missing = "missing file operand" if not operands else f"missing destination file operand after '{operands[0]}'"
+        return err(f"{command}: {missing}", 1)
+    *sources, target = operands
+    into = await _kind(ctx, target) == "dir" and "T" not in flags
+    if len(sources) > 1 and not into:
+        return err(f"{command}: target '{target}' is not a directory", 1)
+    out, errors = [], []
+    for source in sources:
+        destination = _join(target, source) if into else target
+        message = await _transfer_one(ctx, command, flags, source, destination)
+        if message is None:
+            if "v" in flags:
+                out.append(f"{'renamed ' if command == 'mv' else ''}'{source}' -> '{destination}'")
+        elif message:
+            errors.append(message)
+    return _gnu_result(out, errors)
+
+
+async def _transfer_one(ctx: CommandContext, command: str, flags: set[str], source: str,
+                        destination: str) -> str | None:
+    """None when done, "" when skipped on purpose, else the error line."""
+    kind = await _kind(ctx, source)
+    if kind is None:
+        verb = "stat" if command == "cp" else "stat"
+        return f"{command}: cannot {verb} '{source}': No such file or directory"
+    if kind == "dir" and command == "cp" and not flags & {"r", "R", "a"}:
+        return f"cp: -r not specified; omitting directory '{source}'"
+    if ctx.vfs.normalize(source) == ctx.vfs.normalize(destination):
+        return f"{command}: '{source}' and '{destination}' are the same file"
+    existing = await _kind(ctx, destination)
+    if existing is not None:
+        if "n" in flags:
+            return ""
+        if existing == "dir":
+            return (f"{command}: cannot overwrite directory '{destination}' with non-directory"
+                    if kind == "file" else f"{command}: cannot move '{source}' to '{destination}': "
+                    "Directory not empty")
+        if kind == "dir":
+            return f"{command}: cannot overwrite non-directory '{destination}' with directory '{source}'"
+    try:
+        if existing is not None:
+            await ctx.vfs.delete(destination)
+        operation = ctx.vfs.copy if command == "cp" else ctx.vfs.move
+        await operation(source, destination)
+    except FS_ERRORS as error:
+        return f"{command}: cannot create '{destination}': {_reason(error)}"
+    return None
+
+
+def _join(directory: str, source: str) -> str:
+    name = source.rstrip("/").rsplit("/", 1)[-1]
+    return directory + name if directory.endswith("/") else f"{directory}/{name}"
+
+
+def _reason(error: BaseException) -> str:
+    code = getattr(error, "code", None)
+    return {"ENOENT": "No such file or directory", "EEXIST": "File exists", "ENOTDIR": "Not a directory",
+            "EISDIR": "Is a directory", "EINVAL": "Invalid argument"}.get(code, getattr(error, "message", str(error)))
+
+
 MKDIR = CommandSpec(
     name="mkdir",
     summary="Create a directory and any missing parents.",
@@ -161,7 +338,7 @@ MKDIR = CommandSpec(
              "Examples:\n  mkdir /reports\n  mkdir -p notes/archive/2026"),
     group="fs",
     handler=cmd_mkdir,
-    accepts_stdin=False, min_args=1, max_args=2, conformance_args=("/tmp",), kind="write",
+    accepts_stdin=False, min_args=1, conformance_args=("/tmp",), kind="write",
 )
 
 CP = CommandSpec(
@@ -173,9 +350,9 @@ CP = CommandSpec(
              "Examples:\n  cp /drafts/qbr.md /reports/qbr-v1.md"),
     group="fs",
     handler=cmd_cp,
-    # max_args 3 lets `cp -r <src> <dst>` and `cp -- <src> <dst>` through; three paths
-    # still get the usage line.
-    accepts_stdin=False, min_args=2, max_args=3, conformance_args=("/a", "/b"), kind="write",
+    # Upstream allows 3 args (`cp -r <src> <dst>`, `cp -- <src> <dst>`): checked in the
+    # handler, since the bash language takes several sources.
+    accepts_stdin=False, min_args=2, conformance_args=("/a", "/b"), kind="write",
 )
 
 MV = CommandSpec(
@@ -187,8 +364,8 @@ MV = CommandSpec(
              "Examples:\n  mv /drafts/qbr.md /archive/qbr.md"),
     group="fs",
     handler=cmd_mv,
-    # max_args 3 for `mv -- <src> <dst>`; three paths still get the usage line.
-    accepts_stdin=False, min_args=2, max_args=3, conformance_args=("/a", "/b"), kind="write",
+    # Upstream allows 3 args (`mv -- <src> <dst>`): checked in the handler, as for cp.
+    accepts_stdin=False, min_args=2, conformance_args=("/a", "/b"), kind="write",
 )
 
 RM = CommandSpec(
@@ -200,7 +377,7 @@ RM = CommandSpec(
              "Examples:\n  rm /tmp/out.txt\n  rm -r /scratch"),
     group="fs",
     handler=cmd_rm,
-    accepts_stdin=False, min_args=1, max_args=2, conformance_args=("/missing",), kind="write",
+    accepts_stdin=False, min_args=1, conformance_args=("/missing",), kind="write",
 )
 
 TOUCH = CommandSpec(

@@ -88,7 +88,17 @@ def _operands(run: _Run) -> list[str]:
         if not run.stdin:
             raise CommandFailed(no_input_error("grep"))
         return ["-"]
-    return ["/"]  # GNU's -r without a path searches the working directory: our root
+    return _default_tree(run)
+
+
+def _default_tree(run: _Run) -> list[str]:
+    """-r without a path: GNU searches the working directory and shows names relative to it
+    (IMPLICIT_CWD); the strict grammar searches the root."""
+    return [IMPLICIT_CWD] if run.ctx.grammar == "bash" else ["/"]
+
+
+# The operand `grep -r` searches when none is given (shown without a `./` prefix).
+IMPLICIT_CWD = ""
 
 
 async def _inputs(run: _Run, operands: list[str]):
@@ -102,8 +112,11 @@ async def _inputs(run: _Run, operands: list[str]):
 
 
 async def _inputs_for_path(run: _Run, operand: str):
+    """The file, or the files below a directory. Names are shown as the operand was
+    written in the bash language (`grep -r x .` prints `./a.txt:...`), else normalized."""
     ctx = run.ctx
-    path = ctx.vfs.normalize(operand)
+    path = ctx.vfs.normalize(operand or ".")
+    label = operand if ctx.grammar == "bash" else path
     try:
         info = await ctx.vfs.stat(path)
         if not info.exists:
@@ -116,13 +129,13 @@ async def _inputs_for_path(run: _Run, operand: str):
             run.error(f"grep: path is a directory: {path}. Use: grep -r PATTERN {path}")
             return
         run.saw_directory = True
-        async for item in _walk(run, path):
+        async for item in _walk(run, path, label):
             yield item
-    elif (item := await _file_input(run, path)) is not None:
+    elif (item := await _file_input(run, path, label)) is not None:
         yield item
 
 
-async def _walk(run: _Run, directory: str):
+async def _walk(run: _Run, directory: str, label: str):
     """Files below a directory, depth first, each directory's entries in byte order."""
     try:
         names = await run.ctx.vfs.listdir(directory)
@@ -131,22 +144,29 @@ async def _walk(run: _Run, directory: str):
         return
     for name in sorted(names, key=lambda entry: entry.rstrip("/").encode("utf-8")):
         path = (directory.rstrip("/") + "/" + name.rstrip("/"))
+        shown = _below(label, name.rstrip("/"))
         if name.endswith("/"):
             if path == SYSTEM_DIR or any(fnmatch.fnmatchcase(base_name(path), glob)
                                          for glob in run.options.exclude_dir):
                 continue
-            async for item in _walk(run, path):
+            async for item in _walk(run, path, shown):
                 yield item
-        elif (item := await _file_input(run, path)) is not None:
+        elif (item := await _file_input(run, path, shown)) is not None:
             yield item
 
 
-async def _file_input(run: _Run, path: str) -> _Input | None:
+def _below(label: str, name: str) -> str:
+    if label == IMPLICIT_CWD:
+        return name
+    return label + name if label.endswith("/") else f"{label}/{name}"
+
+
+async def _file_input(run: _Run, path: str, label: str) -> _Input | None:
     """A file to search, unless --include/--exclude leave it out or it cannot be read."""
     if not _wanted_file(run.options, path):
         return None
     data = await _read_file(run, path, "file not found")
-    return None if data is None else _Input(path, data)
+    return None if data is None else _Input(label, data)
 
 
 def _wanted_file(options: GrepOptions, path: str) -> bool:
@@ -265,7 +285,7 @@ def _stream_operands(run: _Run, io: CommandIO) -> list[str]:
         return ["-"]
     if not run.options.recursive:
         raise CommandFailed(no_input_error("grep"))
-    return ["/"]  # GNU's -r without a path searches the working directory: our root
+    return _default_tree(run)
 
 
 async def _stream_inputs(run: _Run, operands: list[str]):

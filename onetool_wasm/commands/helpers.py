@@ -126,7 +126,15 @@ async def read_bytes_input(ctx: CommandContext, command: str, path: str | None, 
     if stdin:
         check_materialized(ctx, command, "stdin", len(stdin))
         return stdin
+    if ctx.stdin_is_pipe:
+        return b""  # an empty pipe is empty input, as for GNU tools (`: | sort` prints nothing)
     raise CommandFailed(no_input_error(command))
+
+
+def shown_path(ctx: CommandContext, path: str) -> str:
+    """How a command names a file operand: as written in the bash language (`wc -l a.txt`
+    prints `a.txt`), normalized in the strict grammar."""
+    return path if ctx.grammar == "bash" else ctx.vfs.normalize(path)
 
 
 async def read_text_input(ctx: CommandContext, command: str, path: str | None, stdin: bytes) -> str:

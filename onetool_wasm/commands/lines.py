@@ -17,7 +17,7 @@ from typing import AsyncIterator, Awaitable, Callable, Sequence
 from ..result import CommandResult
 from ..streams import Reader
 from ..textutil import looks_binary
-from .helpers import binary_input_message, fail, no_input_error, read_bytes_input
+from .helpers import binary_input_message, fail, no_input_error, read_bytes_input, shown_path
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 STDIN = "-"
@@ -41,10 +41,10 @@ async def read_input(ctx: CommandContext, command: str, path: str | None, stdin:
 
 async def read_inputs(ctx: CommandContext, command: str, paths: Sequence[str], stdin: bytes,
                       text: bool = True) -> list[tuple[str, bytes]]:
-    """(label, bytes) for each path, stdin when there is none; labels are normalized paths."""
+    """(label, bytes) for each path, stdin when there is none; labels as `shown_path`."""
     if not paths:
         return [(STDIN, await read_input(ctx, command, None, stdin, text))]
-    return [(STDIN if path == STDIN else ctx.vfs.normalize(path), await read_input(ctx, command, path, stdin, text))
+    return [(STDIN if path == STDIN else shown_path(ctx, path), await read_input(ctx, command, path, stdin, text))
             for path in paths]
 
 
@@ -110,7 +110,7 @@ async def write_result(io: CommandIO, result: CommandResult) -> int:
 @dataclass
 class Source:
     """One input of a command: a file read whole (`data`), or stdin as it arrives (None)."""
-    label: str  # STDIN or the normalized path
+    label: str  # STDIN, or the path as shown_path gives it
     data: bytes | None
 
 
@@ -134,7 +134,7 @@ async def open_sources(ctx: CommandContext, command: str, paths: Sequence[str], 
             sources.append(stdin_source(command, io))
         else:
             data = await read_input(ctx, command, path, b"", text)
-            sources.append(Source(ctx.vfs.normalize(path), data))
+            sources.append(Source(shown_path(ctx, path), data))
     return sources
 
 

@@ -62,6 +62,9 @@ class CommandContext:
     grammar: str = "strict"
     # The exported variables of the shell running the command (`env`, `printenv`).
     environment: dict[str, str] = field(default_factory=dict)
+    # Set by the shell when stdin is a pipe or a redirect: empty stdin is then empty input,
+    # not "no input provided".
+    stdin_is_pipe: bool = False
 
 
 @dataclass

@@ -648,7 +648,8 @@ class Interpreter:
             await io.error(message)
             self.record.add(argv, 127)
             return 127
-        ctx = dataclasses.replace(self.ctx, vfs=self.vfs, environment=self.state.exported())
+        ctx = dataclasses.replace(self.ctx, vfs=self.vfs, environment=self.state.exported(),
+                                  stdin_is_pipe=io.stdin_is_pipe)
         args = await self.gate(spec, argv[1:], ctx)
         if isinstance(args, CommandResult):
             await io.error(args.stderr)
