@@ -112,7 +112,8 @@ class AgentCLI:
 
     def build_tool_description(self, variant: str = "full-tool-description") -> str:
         from .tooldef import build_tool_description
-        return build_tool_description(self.registry, variant, self.ctx.operations)
+        return build_tool_description(self.registry, variant, self.ctx.operations, self.grammar,
+                                      self.shell_state is not None)
 
     async def _execute_shell(self, command_line: str) -> _ChainOutcome:
         """The bash language: parse, interpret over streams, collect stdout and stderr."""

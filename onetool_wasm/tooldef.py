@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 VARIANTS = ("full-tool-description", "minimal-tool-description", "terse")
 FORMATS = ("openai", "anthropic", "mcp")
 
+# The strict grammar's header is upstream's, byte for byte.
 HEADER = [
     "Run CLI-style commands over registered tools and a rooted virtual file system.",
     "This is not a real shell. Only registered commands are allowed.",
@@ -20,21 +21,35 @@ HEADER = [
     "Paths are rooted to '/'. Relative paths also resolve under '/'.",
 ]
 
+BASH_HEADER = [
+    "Run bash command lines over registered commands and a rooted virtual file system.",
+    "The shell is bash 5 compatible: pipes, && || ;, redirections (> >> < 2>&1 &> here-documents "
+    "<<EOF, here-strings <<<), variables, $(...), $((...)), globs, brace expansion, arrays, "
+    "if/for/while/until/case, functions, [[ ]], and builtins such as cd, export, read, printf, set -e.",
+    "Only the registered commands exist (listed below, or by 'help'); there is no network and no package "
+    "installation. "
+    "Background jobs (&) and process substitution are not supported.",
+]
+FRESH_STATE = "Each call starts a fresh shell in / (variables, functions and cd do not carry over); files persist."
+SESSION_STATE = "Shell variables, functions and the working directory carry over from one call to the next."
+
 
 def build_tool_description(registry: CommandRegistry, variant: str = "full-tool-description",
-                           operations: Any = None) -> str:
+                           operations: Any = None, grammar: str = "strict", session: bool = False) -> str:
+    """The description a model reads; it says which language the tool speaks."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown description variant: {variant} (use one of {', '.join(VARIANTS)})")
+    header = HEADER if grammar == "strict" else [*BASH_HEADER, SESSION_STATE if session else FRESH_STATE]
     specs = registry.all()
     if not specs:
-        return "\n".join([*HEADER, "", "Available commands:", "  (no commands registered)", "",
+        return "\n".join([*header, "", "Available commands:", "  (no commands registered)", "",
                           "Register built-in or custom commands before exposing the run tool."])
     has_help = registry.has("help")
     api = _api_section(operations, variant)
     if variant == "minimal-tool-description":
-        return "\n".join([*HEADER, "", *_minimal_discovery(registry.names(), has_help), *api])
+        return "\n".join([*header, "", *_minimal_discovery(registry.names(), has_help), *api])
     listing = command_table(specs) if variant == "full-tool-description" else [f"  {s.name}" for s in specs]
-    return "\n".join([*HEADER, "", "Available commands:", *listing, "", *api, *_discovery(has_help)])
+    return "\n".join([*header, "", "Available commands:", *listing, "", *api, *_discovery(has_help)])
 
 
 def _api_section(operations: Any, variant: str) -> list[str]:

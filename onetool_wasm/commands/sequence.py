@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Context, Decimal, InvalidOperation, localcontext
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import Callable, Iterator
 
@@ -76,7 +76,8 @@ _HEX = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[
 _INFINITY = re.compile(r"([+-]?)(?:inf|infinity)", re.IGNORECASE)
 _LONG_DOUBLE_MAX = Decimal("1.18973149535723176502e4932")
 _BIG = Decimal("1e300")
-_EXACT = Context(prec=100_000, Emax=999_999_999, Emin=-999_999_999)
+# Exponent bounds the platform allows: 32-bit WebAssembly (Pyodide) has a smaller range.
+_EXACT = Context(prec=100_000, Emax=min(999_999_999, MAX_EMAX), Emin=max(-999_999_999, MIN_EMIN))
 
 
 @dataclass

@@ -112,9 +112,15 @@ FRAMES_PER_LEVEL = 10
 CPYTHON_RECURSION_LIMIT = 4000
 
 
-def _depth_allowance() -> int:
+def _raise_recursion_limit() -> None:
     if sys.platform != "emscripten" and sys.getrecursionlimit() < CPYTHON_RECURSION_LIMIT:
         sys.setrecursionlimit(CPYTHON_RECURSION_LIMIT)
+
+
+_raise_recursion_limit()  # once, when the shell is first imported
+
+
+def _depth_allowance() -> int:
     used = _stack_depth()
     return max(8, (sys.getrecursionlimit() - used - 150) // FRAMES_PER_LEVEL)
 
