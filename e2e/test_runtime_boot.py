@@ -123,3 +123,44 @@ def test_the_watch_sees_a_request_leaving_the_origin(page):
     page.wait_for_timeout(200)
     problems = page.watch.take()
     assert any("request outside the origin: GET http://127.0.0.2:9/probe" in p for p in problems), problems
+
+
+def test_the_bash_language_in_the_browser(page):
+    script = ("mkdir -p /w && cd /w\n"
+              "cat > plan.txt <<'EOF'\nship\ntest\nEOF\n"
+              "for f in *.txt; do echo \"$f: $(wc -l < $f) lines\"; done > report.txt\n"
+              "cat report.txt; echo \"sum=$((2 + 3))\"; pwd")
+    text = run(page, script)
+    assert text[:FOOTER.search(text).start()] == "plan.txt: 2 lines\nsum=5\n/w"
+    assert page.evaluate("tool.readFile('/w/report.txt').then(b => new TextDecoder().decode(b))") == \
+        "plan.txt: 2 lines\n"
+
+
+def test_limits_session_and_the_strict_grammar_as_options(page):
+    """Two more instances on the same page: a short deadline with a session, and the strict grammar."""
+    page.evaluate("""async () => {
+        [window.limited, window.strict] = await Promise.all([
+            OneTool.createOneTool({storage: {kind: "memory"}, executionPolicy: {deadlineMs: 1500},
+                                   shellSession: true}),
+            OneTool.createOneTool({storage: {kind: "memory"}, grammar: "strict"}),
+        ]);
+    }""")
+    endless = page.evaluate("limited.runDetailed('while true; do :; done')")
+    assert endless["exitCode"] == 124
+    assert "took longer than its 1.5 s limit" in endless["stderr"]
+    assert endless["durationMs"] < 10_000
+    page.evaluate("limited.run('x=kept; cd /tmp 2>/dev/null || mkdir /tmp')")
+    assert page.evaluate("limited.run('echo $x')").startswith("kept\n")
+    refused = page.evaluate("strict.runDetailed('echo $HOME')")
+    assert refused["exitCode"] == 2 and "variable expansion '$HOME' is not supported" in refused["stderr"]
+    page.evaluate("Promise.all([limited.close(), strict.close()])")
+
+
+def test_deep_recursion_and_a_runaway_one_end_cleanly_in_the_worker(page):
+    deep = run(page, "f() { if [ $1 -gt 0 ]; then f $(($1 - 1)); else echo bottom; fi; }; f 45")
+    assert deep[:FOOTER.search(deep).start()] == "bottom"
+    runaway = page.evaluate("tool.runDetailed('f() { f; }; f')")
+    assert runaway["exitCode"] == 124
+    assert "maximum function depth" in runaway["stderr"]
+    nested = run(page, "echo " + "$(echo " * 90 + "x" + ")" * 90)
+    assert nested[:FOOTER.search(nested).start()] == "x"

@@ -150,6 +150,9 @@ class BrowserSession:
             providers=self.providers or None,
             output_limits=options.get("outputLimits"),
             builtin_commands=options.get("builtinCommands"),
+            execution_policy=options.get("executionPolicy"),
+            grammar=options.get("grammar") or "bash",
+            shell_session=bool(options.get("shellSession")),
         )
         runtime.ctx.cancelled = self.cancelled
         return runtime

@@ -268,29 +268,27 @@ class Interpreter:
     # ------------------------------------------------------------ commands
 
     async def run_command(self, node: "Command", io: CommandIO) -> int:
+        # Each level of nesting costs Python frames; `enter` refuses one the stack cannot hold.
         self.budget.enter()
         try:
-            return await self._run_command(node, io)
+            if isinstance(node, SimpleCommand):
+                return await self.run_simple(node, io)
+            if isinstance(node, FunctionDef):
+                self.state.functions[node.name] = node
+                return 0
+            redirects = getattr(node, "redirects", ())
+            if not redirects:
+                return await self._run_compound(node, io)
+            opened = await self._open_redirects(redirects, io)
+            if opened is None:
+                return 1
+            inner_io, closers = opened
+            try:
+                return await self._run_compound(node, inner_io)
+            finally:
+                await self._close_all(closers, io)
         finally:
             self.budget.leave()
-
-    async def _run_command(self, node: "Command", io: CommandIO) -> int:
-        if isinstance(node, SimpleCommand):
-            return await self.run_simple(node, io)
-        if isinstance(node, FunctionDef):
-            self.state.functions[node.name] = node
-            return 0
-        redirects = getattr(node, "redirects", ())
-        if not redirects:
-            return await self._run_compound(node, io)
-        opened = await self._open_redirects(redirects, io)
-        if opened is None:
-            return 1
-        inner_io, closers = opened
-        try:
-            return await self._run_compound(node, inner_io)
-        finally:
-            await self._close_all(closers, io)
 
     async def _run_compound(self, node: "Command", io: CommandIO) -> int:
         if isinstance(node, BraceGroup):
@@ -582,16 +580,19 @@ class Interpreter:
         from .builtins import BUILTINS
         name = argv[0]
         function = self.state.functions.get(name)
+        builtin = BUILTINS.get(name) if function is None and not self._host_replaced(name) else None
         if function is not None:
-            return await self._with_prefix(node, io, lambda: self.call_function(function, argv[1:], io),
-                                           persist=False)
-        builtin = BUILTINS.get(name)
-        if builtin is not None and not self._host_replaced(name):
-            status = await self._with_prefix(node, io, lambda: builtin(self, argv[1:], io),
-                                             persist=name in _SPECIAL_BUILTINS)
+            work = self.call_function(function, argv[1:], io)
+        elif builtin is not None:
+            work = builtin(self, argv[1:], io)
+        else:
+            work = self.run_registered(argv, io)
+        # Awaited directly when there is no prefix: one Python frame less a level of nesting.
+        status = await (self._with_prefix(node, io, work, name in _SPECIAL_BUILTINS) if node.assignments
+                        else work)
+        if builtin is not None:
             self.record.add(argv, status)
-            return status
-        return await self._with_prefix(node, io, lambda: self.run_registered(argv, io), persist=False)
+        return status
 
     def _host_replaced(self, name: str) -> bool:
         """A host that registers its own `echo` (or `test`...) means it: its command wins
@@ -599,20 +600,20 @@ class Interpreter:
         spec = self.ctx.registry.get(name)
         return spec is not None and spec.group not in PROJECT_GROUPS
 
-    async def _with_prefix(self, node: SimpleCommand, io: CommandIO, work: Callable[[], Awaitable[int]],
+    async def _with_prefix(self, node: SimpleCommand, io: CommandIO, work: Awaitable[int],
                            persist: bool) -> int:
-        """`X=1 cmd`: the assignments hold for this command only (special builtins keep them)."""
-        if not node.assignments:
-            return await work()
+        """`X=1 cmd`: the assignments hold for this command only (special builtins keep them).
+        `work` is the command's coroutine, not started yet."""
         saved = {a.name: self.state.save(a.name) for a in node.assignments}
         try:
             for assignment in node.assignments:
                 await self.assign(assignment)
                 self.state.lookup(assignment.name).exported = True
         except ShellError as error:
+            work.close()  # never started: nothing to undo
             return await self.report(io, error)
         try:
-            return await work()
+            return await work
         finally:
             if not persist:
                 for name, variable in saved.items():

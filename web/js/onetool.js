@@ -18,6 +18,12 @@
 //                    | {namespace, openapi: url | document, baseUrl, headers, query, summary,
 //                       fetch?: (url, init) -> Response}]   (HTTP goes through the page's fetch)
 //   outputLimits    {maxLines, maxBytes}
+//   grammar         "bash" (default: the bash-compatible shell) | "strict" (the upstream grammar)
+//   shellSession    true: variables, functions and the cwd carry over between runs (default false)
+//   executionPolicy {deadlineMs, maxCommands, maxLoopIterations, maxFunctionDepth,
+//                    maxExpansionBytes, maxHeredocBytes, maxOutputBytes, maxSourceDepth,
+//                    maxMaterializedBytes}   the limits of one run (defaults in
+//                    docs/ARCHITECTURE.md)
 //   builtinCommands {preset, includeGroups, excludeCommands} | false
 //   resourcePolicy  {maxFileBytes, maxTotalBytes, maxDirectoryDepth, maxEntriesPerDirectory,
 //                    maxOutputArtifactBytes}
@@ -169,6 +175,9 @@ export class OneTool {
       providers: this.providers.descriptors(),
       outputLimits: o.outputLimits ?? null,
       builtinCommands: o.builtinCommands ?? null,
+      grammar: o.grammar ?? "bash",
+      shellSession: Boolean(o.shellSession),
+      executionPolicy: o.executionPolicy ?? null,
       resourcePolicy: o.resourcePolicy ?? null,
       interruptBuffer: this.flags,
     };
