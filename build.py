@@ -107,7 +107,7 @@ def cmd_serve(args, extra) -> int:
 
 
 def cmd_bench(args, extra) -> int:
-    scripts = sorted((ROOT / "bench").glob("*.py"))
+    scripts = sorted(p for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_"))
     if not scripts:
         print("bench: no bench/*.py scripts yet, nothing to run")
         return 0

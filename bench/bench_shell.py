@@ -26,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._common import ratio_table, run_in_pyodide  # noqa: E402
 from bench.bench_text import make_log  # noqa: E402
 from onetool_wasm import MemoryVFS, create_agent_cli  # noqa: E402
 
@@ -84,17 +85,6 @@ def bench_gnu(files: dict[str, bytes], runs: int) -> dict[str, dict[str, Any]] |
     return results
 
 
-def bench_pyodide(runs: int) -> dict[str, dict[str, Any]] | None:
-    runner = ROOT / "tests" / "pyodide" / "run.mjs"
-    if sys.platform == "emscripten" or shutil.which("node") is None or not (ROOT / "dist" / "pyodide-test").is_dir():
-        return None
-    command = ["node", "--experimental-wasm-stack-switching", str(runner), "--script", "bench/bench_shell.py",
-               "--json", "--runs", str(runs)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
-    found = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    return json.loads(found[-1]) if done.returncode == 0 and found else None
-
-
 async def streaming_peak() -> tuple[int, int, str]:
     """(file bytes, peak bytes allocated while the pipeline ran, its output)."""
     data = make_log(1_900_000, seed=3)
@@ -106,22 +96,6 @@ async def streaming_peak() -> tuple[int, int, str]:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return len(data), peak, execution.stdout.decode().strip() or execution.stderr
-
-
-def table(columns: dict[str, dict | None], gnu: dict | None) -> str:
-    present = {label: results for label, results in columns.items() if results}
-    header = f"{'line':56}" + "".join(f"{label + ' ms':>15}" for label in present) + f"{'GNU ms':>9}" + \
-        "".join(f"{label + '/GNU':>17}" for label in present) + "  same output"
-    rows = [header, "-" * len(header)]
-    for line in LINES:
-        theirs = (gnu or {}).get(line)
-        cells = [f"{line[:55]:56}"] + [f"{r[line]['median_ms']:15.1f}" for r in present.values()]
-        cells.append(f"{theirs['median_ms']:9.1f}" if theirs else f"{'n/a':>9}")
-        cells += [f"{r[line]['median_ms'] / theirs['median_ms']:16.1f}x" if theirs else f"{'n/a':>17}"
-                  for r in present.values()]
-        same = all(theirs and r[line]["stdout"] == theirs["stdout"] for r in present.values())
-        rows.append("".join(cells) + ("  yes" if same else "  n/a" if not theirs else "  NO"))
-    return "\n".join(rows)
 
 
 def main() -> None:
@@ -139,7 +113,8 @@ def main() -> None:
             print(f"warning: {line!r} exited {result['exit_code']}: {result['stderr']}")
     python = f"CPython {sys.version_info.major}.{sys.version_info.minor}"
     print(f"shell: median of {options.runs} runs; logs of 100,000 and 1,000,000 lines")
-    print(table({python: ours, "Pyodide": bench_pyodide(options.runs)}, bench_gnu(files, options.runs)))
+    columns = {python: ours, "Pyodide": run_in_pyodide("bench/bench_shell.py", options.runs)}
+    print(ratio_table(LINES, columns, bench_gnu(files, options.runs), width=56))
     size, peak, output = asyncio.run(streaming_peak())
     print(f"\nstreaming memory: `{MEMORY_LINE}` over {size / 1e6:.1f} MB -> {output}; "
           f"peak allocated while running {peak / 1e6:.1f} MB = {peak / size:.2f}x the file (target <= 3x)")

@@ -25,6 +25,7 @@ from typing import Any, Awaitable, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._common import ratio_table, run_in_pyodide  # noqa: E402
 from onetool_wasm import MemoryVFS, create_agent_cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,35 +98,6 @@ def bench_gnu(log: bytes, runs: int = 7) -> dict[str, dict[str, Any]] | None:
     return results
 
 
-def bench_pyodide(runs: int) -> dict[str, dict[str, Any]] | None:
-    """The same benchmark inside Pyodide under Node (tests/pyodide/run.mjs --script); None if not built."""
-    runner = ROOT / "tests" / "pyodide" / "run.mjs"
-    if sys.platform == "emscripten" or shutil.which("node") is None or not (ROOT / "dist" / "pyodide-test").is_dir():
-        return None
-    command = ["node", "--experimental-wasm-stack-switching", str(runner), "--script", "bench/bench_text.py",
-               "--json", "--runs", str(runs)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    return json.loads(lines[-1]) if done.returncode == 0 and lines else None
-
-
-def format_table(columns: dict[str, dict[str, dict[str, Any]] | None], gnu: dict[str, dict[str, Any]] | None) -> str:
-    """One row a pipeline: each runtime's median, GNU's, and each runtime's ratio to GNU."""
-    present = {label: results for label, results in columns.items() if results}
-    header = f"{'pipeline':40}" + "".join(f"{label + ' ms':>16}" for label in present) + f"{'GNU ms':>9}" + \
-        "".join(f"{label + '/GNU':>20}" for label in present) + "  same output"
-    rows = [header, "-" * len(header)]
-    for line in PIPELINES:
-        theirs = (gnu or {}).get(line)
-        cells = [f"{line:40}"] + [f"{results[line]['median_ms']:16.1f}" for results in present.values()]
-        cells.append(f"{theirs['median_ms']:9.1f}" if theirs else f"{'n/a':>9}")
-        cells += [f"{results[line]['median_ms'] / theirs['median_ms']:19.1f}x" if theirs else f"{'n/a':>20}"
-                  for results in present.values()]
-        same = all(theirs and results[line]["stdout"] == theirs["stdout"] for results in present.values())
-        rows.append("".join(cells) + ("  yes" if same else "  n/a" if not theirs else "  NO"))
-    return "\n".join(rows)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -141,8 +113,8 @@ def main() -> None:
         if result["exit_code"] != 0:
             print(f"warning: {line!r} exited {result['exit_code']}: {result['stderr']}")
     python = f"CPython {sys.version_info.major}.{sys.version_info.minor}"
-    columns = {python: ours, "Pyodide": bench_pyodide(options.runs)}
-    print(format_table(columns, bench_gnu(log, options.runs)))
+    columns = {python: ours, "Pyodide": run_in_pyodide("bench/bench_text.py", options.runs)}
+    print(ratio_table(PIPELINES, columns, bench_gnu(log, options.runs)))
 
 
 if __name__ == "__main__":

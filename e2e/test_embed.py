@@ -53,7 +53,8 @@ def test_sandboxes_are_independent(embed):
     assert "mine.txt" not in listing and "config" in listing
     assert "fruit.txt" not in listing
     # The second sandbox is read-only (preset attribute): no write command at all.
-    assert run_in(page, "#sandbox-config", "write /x.txt y").startswith("[error] unknown command: write")
+    assert run_in(page, "#sandbox-config", "write /x.txt y").startswith(
+        "[error] bash: line 1: write: command not found")
     tools = page.evaluate("[...document.querySelectorAll('onetool-sandbox')].map(box => Boolean(box.tool))")
     assert tools == [True, True]
     assert page.evaluate("document.querySelector('#sandbox-fruit').tool !== document.querySelector('#sandbox-config').tool")

@@ -92,7 +92,7 @@ def test_pipeline_typed_into_the_terminal(demo):
     page = demo
     assert body_and_exit(run_line(page, "cat /logs/app.log | grep ERROR | wc -l")) == ("3", 0)
     body, code = body_and_exit(run_line(page, "cat /nope.txt"))
-    assert (body, code) == ("[error] cat: file not found: /nope.txt. Use: ls /", 1)
+    assert (body, code) == ("[error] cat: /nope.txt: No such file or directory", 1)
     expect(page.locator("#term-output .out").last).to_have_class(re.compile(r"\bfailed\b"))
 
 
@@ -143,7 +143,7 @@ def test_consent_approve_runs_the_command(demo):
     expect(page.locator("#consent-command")).to_have_text("rm /notes/todo.txt")
     page.click("#consent-approve")
     expect(dialog).to_be_hidden()
-    expect(page.locator("#term-output .out").last).to_have_text(re.compile(r"^removed /notes/todo.txt\n\n"))
+    expect(page.locator("#term-output .out").last).to_have_text(re.compile(r"^\[exit:0 \| "))  # rm is silent
     expect(page.locator('#file-tree li[data-path="/notes/todo.txt"]')).to_have_count(0)
 
 
@@ -168,7 +168,7 @@ def test_consent_edit_changes_what_runs(demo):
     field.press("Enter")  # must not submit the dialog (Enter would pick the first button)
     expect(page.locator("#consent")).to_be_visible()
     page.click("#consent-approve")
-    expect(page.locator("#term-output .out").last).to_have_text(re.compile(r"^removed /drafts/qbr.md\n\n"))
+    expect(page.locator("#term-output .out").last).to_have_text(re.compile(r"^\[exit:0 \| "))
     paths = tree_paths(page)
     assert "/notes/todo.txt" in paths and "/drafts/qbr.md" not in paths
 
@@ -203,7 +203,7 @@ def test_trace_view_shows_every_pipeline_and_command(demo):
     expect(first.locator(".argv")).to_have_text(["cat /logs/app.log", "grep ERROR", "wc -l"])
     expect(first.locator(".bytes")).to_have_text(
         ["stdin 0 B → stdout 293 B", "stdin 293 B → stdout 157 B", "stdin 157 B → stdout 2 B"])
-    expect(pipelines.nth(1).locator(".stderr")).to_have_text("ls: path not found: /nope")
+    expect(pipelines.nth(1).locator(".stderr")).to_have_text("ls: cannot access '/nope': No such file or directory")
     expect(pipelines.nth(1).locator(".pipeline-head .exit")).to_have_text("exit 1")
     expect(pipelines.nth(2).locator(".pipeline-head")).to_contain_text("|| pipeline 3")
     expect(pipelines.nth(4)).to_have_class(re.compile(r"\bskipped\b"))

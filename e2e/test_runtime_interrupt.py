@@ -61,7 +61,7 @@ def test_a_python_busy_loop_is_interrupted(page):
     assert result["outcome"] == "interrupted"
     assert result["exitCode"] == 130
     assert result["text"].startswith(INTERRUPTED)
-    assert run(page, "cat /kept.txt && echo still usable").startswith("before\nstill usable\n\n[exit:0 | ")
+    assert run(page, "cat /kept.txt && echo && echo still usable").startswith("before\nstill usable\n\n[exit:0 | ")
     assert page.evaluate("() => tool.info.restarts") == 0
 
 

@@ -105,7 +105,7 @@ def test_a_change_in_one_tab_is_seen_by_the_others_next_command(world):
     first, second = world
     run(first, "write /note.txt from-the-first-tab")
     assert body(run(second, "cat /note.txt")) == "from-the-first-tab"
-    run(second, "append /note.txt ' and the second' && mkdir /made/by/second")
+    run(second, "append /note.txt ' and the second' && mkdir -p /made/by/second")
     assert body(run(first, "cat /note.txt")) == "from-the-first-tab and the second"
     assert body(run(first, "ls /made/by")) == "second"
     run(first, "rm -r /made")
@@ -114,7 +114,7 @@ def test_a_change_in_one_tab_is_seen_by_the_others_next_command(world):
 
 def test_files_persist_across_a_reload(world, site_url, harness):
     first, second = world
-    run(first, "mkdir /project/src && write /project/src/main.py 'print(1)' && rm /README.md")
+    run(first, "mkdir -p /project/src && write /project/src/main.py 'print(1)' && rm /README.md")
     first.evaluate("async () => tool.writeFile('/project/logo.bin', new Uint8Array([137, 80, 78, 71]))")
     before = user_files(first)
     first.reload()

@@ -581,17 +581,19 @@ class Interpreter:
         name = argv[0]
         function = self.state.functions.get(name)
         builtin = BUILTINS.get(name) if function is None and not self._host_replaced(name) else None
+        counted = None
         if function is not None:
             work = self.call_function(function, argv[1:], io)
         elif builtin is not None:
-            work = builtin(self, argv[1:], io)
+            counted = CommandIO(CountingReader(io.stdin), CountingWriter(io.stdout), io.stderr, io.stdin_is_pipe)
+            work = builtin(self, argv[1:], counted)
         else:
             work = self.run_registered(argv, io)
         # Awaited directly when there is no prefix: one Python frame less a level of nesting.
         status = await (self._with_prefix(node, io, work, name in _SPECIAL_BUILTINS) if node.assignments
                         else work)
-        if builtin is not None:
-            self.record.add(argv, status)
+        if counted is not None:
+            self.record.add(argv, status, counted.stdin.count, counted.stdout.count)
         return status
 
     def _host_replaced(self, name: str) -> bool:
