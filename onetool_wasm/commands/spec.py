@@ -65,6 +65,10 @@ class CommandContext:
     # Set by the shell when stdin is a pipe or a redirect: empty stdin is then empty input,
     # not "no input provided".
     stdin_is_pipe: bool = False
+    # Set by the shell: run another command (`xargs`, `find -exec`, awk's `system`) as the
+    # shell would, behind the same policy and limits: `await ctx.run_argv(argv, stdin)`
+    # -> CommandResult with its stdout, stderr and exit status. None outside a shell.
+    run_argv: Callable[[list[str], bytes], Awaitable[CommandResult]] | None = None
 
 
 @dataclass

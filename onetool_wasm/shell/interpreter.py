@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ..commands.spec import CommandContext, CommandIO, CommandSpec, invoke_command
 from ..result import CommandResult
-from ..streams import (BrokenPipe, BufferWriter, CountingReader, CountingWriter, EmptyReader, NullWriter, Pipe,
+from ..streams import (BrokenPipe, BufferWriter, BytesReader, CountingReader, CountingWriter, EmptyReader, NullWriter, Pipe,
                        SIGPIPE_STATUS, StreamLimit, Writer, yield_now)
 from ..vfs.cwd import CwdVFS
 from . import arithmetic, patterns
@@ -652,7 +652,7 @@ class Interpreter:
             self.record.add(argv, 127)
             return 127
         ctx = dataclasses.replace(self.ctx, vfs=self.vfs, environment=self.state.exported(),
-                                  stdin_is_pipe=io.stdin_is_pipe)
+                                  stdin_is_pipe=io.stdin_is_pipe, run_argv=self.run_argv)
         args = await self.gate(spec, argv[1:], ctx)
         if isinstance(args, CommandResult):
             await io.error(args.stderr)
@@ -665,6 +665,24 @@ class Interpreter:
             entry.status, entry.stdin_bytes, entry.stdout_bytes = status, stdin.count, stdout.count
             entry.stderr = stderr.kept.decode("utf-8", "replace").rstrip("\n")
         return status
+
+    async def run_argv(self, argv: list[str], stdin: bytes) -> CommandResult:
+        """A command run by another command (`xargs`, `find -exec`): a registered command,
+        or a builtin that systems also ship as a program (`echo`, `test`, `sh -c ...`), with
+        the policy gate and the run's limits; its output is collected."""
+        from .builtins import BUILTINS
+        from .builtins.lookup import ALSO_PROGRAMS
+        self.budget.command()
+        stdout = BufferWriter(self.limits.max_expansion_bytes, "the output of a command run by another")
+        stderr = BufferWriter(1 << 20, "the error output of a command run by another")
+        io = CommandIO(BytesReader(stdin), stdout, stderr, stdin_is_pipe=True)
+        name = argv[0] if argv else ""
+        runnable = name in ALSO_PROGRAMS or name in ("sh", "bash")
+        if runnable and not self._host_replaced(name):
+            status = await BUILTINS[name](self, argv[1:], io)
+        else:
+            status = await self.run_registered(argv, io)
+        return CommandResult(bytes(stdout.data), stderr.data.decode("utf-8", "replace").rstrip("\n"), status)
 
     async def _invoke(self, spec: CommandSpec, ctx: CommandContext, args: list[str], io: CommandIO) -> int:
         try:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 KEYWORDS = {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
             "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc"}
 # Builtins that systems also ship as programs (`which echo` finds /usr/bin/echo).
-ALSO_PROGRAMS = {"echo", "printf", "test", "[", "true", "false", "pwd", "sleep", "kill"}
+ALSO_PROGRAMS = {"echo", "printf", "test", "[", "true", "false", "pwd", "sleep"}
 
 
 def describe(shell: "Interpreter", name: str) -> tuple[str, str] | None:
