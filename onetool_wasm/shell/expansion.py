@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 MAX_BRACE_WORDS = 100_000
 
 Pieces = list[tuple[str, bool]]
+_GLOB_CHARS = frozenset("*?[")
 
 
 @dataclass
@@ -55,7 +56,11 @@ class Expander:
         """Command words: every expansion, splitting and globbing."""
         result: list[str] = []
         for word in words:
-            for alternative in self._braces(word.parts):
+            parts = word.parts
+            if len(parts) == 1 and type(parts[0]) is Literal and not _GLOB_CHARS.intersection(parts[0].text):
+                result.append(parts[0].text)  # the common plain word: nothing to expand
+                continue
+            for alternative in self._braces(parts):
                 for field in self._split(await self._segments(alternative)):
                     result.extend(await self._glob(field))
         self._check_size(result)
@@ -373,7 +378,9 @@ class Expander:
     async def _glob(self, field: Pieces) -> list[str]:
         literal = "".join(text for text, _ in field)
         options = self.state.options
-        if options.noglob or not patterns.has_glob(field):
+        # Most words hold no unquoted `*`, `?` or `[`: skip the pattern compiler for them.
+        maybe_glob = any(not quoted and ("*" in text or "?" in text or "[" in text) for text, quoted in field)
+        if options.noglob or not maybe_glob or not patterns.has_glob(field):
             return [literal]
         matches = await self._match_paths(field)
         if matches:

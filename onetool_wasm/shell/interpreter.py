@@ -22,15 +22,15 @@ from ..result import CommandResult
 from ..streams import (BrokenPipe, BufferWriter, BytesReader, CountingReader, CountingWriter, EmptyReader, NullWriter, Pipe,
                        SIGPIPE_STATUS, StreamLimit, Writer, yield_now)
 from ..vfs.cwd import CwdVFS
-from . import arithmetic, patterns
+from . import arithmetic, conditional, patterns
 from .arithmetic import ArithError
-from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CommandSub, CondAnd,
-                  CondBinary, CondCommand, CondExpr, CondNot, CondOr, CondUnary, CondWord, For, FunctionDef,
-                  If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
+from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CommandSub, CondCommand,
+                  CondExpr, For, FunctionDef, If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
 from .expansion import Expander
 from .limits import Budget, LimitExceeded
 from .redirections import open_redirects
 from .state import LineError, ShellError, ShellState
+from .trace import RunRecord, StepRecord
 
 if TYPE_CHECKING:
     from .ast import Command
@@ -63,42 +63,6 @@ class LineAbandoned(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
-
-
-@dataclasses.dataclass
-class CommandRecord:
-    argv: tuple[str, ...]
-    status: int
-    stdin_bytes: int = 0
-    stdout_bytes: int = 0
-    stderr: str = ""
-
-
-@dataclasses.dataclass
-class StepRecord:
-    """One pipeline of the script's top level: run (with the commands it ran) or skipped."""
-    relation: str | None
-    executed: bool
-    status: int | None = None
-    commands: list[CommandRecord] = dataclasses.field(default_factory=list)
-    skipped_reason: str | None = None
-
-
-@dataclasses.dataclass
-class RunRecord:
-    """What the runtime reports about one run: its top-level pipelines, each with the
-    commands that ran under it (loops included, up to a cap), in order."""
-    steps: list[StepRecord] = dataclasses.field(default_factory=list)
-    content_type: str = "text/plain"
-    MAX_COMMANDS = 1000
-
-    def add(self, argv: list[str], status: int, stdin_bytes: int = 0, stdout_bytes: int = 0,
-            stderr: str = "") -> "CommandRecord | None":
-        if self.steps and len(self.steps[-1].commands) < self.MAX_COMMANDS:
-            entry = CommandRecord(tuple(argv), status, stdin_bytes, stdout_bytes, stderr)
-            self.steps[-1].commands.append(entry)
-            return entry
-        return None
 
 
 class Interpreter:
@@ -431,56 +395,7 @@ class Interpreter:
     # ------------------------------------------------------------ [[ ]]
 
     async def _cond_status(self, expression: CondExpr) -> int:
-        return 0 if await self._cond(expression) else 1
-
-    async def _cond(self, node: CondExpr) -> bool:
-        from .builtins.test import binary_test, file_binary_test, unary_test
-        if isinstance(node, CondAnd):
-            return await self._cond(node.left) and await self._cond(node.right)
-        if isinstance(node, CondOr):
-            return await self._cond(node.left) or await self._cond(node.right)
-        if isinstance(node, CondNot):
-            return not await self._cond(node.operand)
-        if isinstance(node, CondWord):
-            return await self.expander.string(node.word) != ""
-        if isinstance(node, CondUnary):
-            operand = await self.expander.string(node.operand)
-            return await unary_test(node.op, operand, self.file_info, self.is_set)
-        assert isinstance(node, CondBinary)
-        left = await self.expander.string(node.left)
-        if node.op in ("==", "=", "!="):
-            pieces = await self.expander.pattern(node.right)
-            found = patterns.match(pieces, left, nocase=self.state.options.nocasematch)
-            return found if node.op != "!=" else not found
-        if node.op == "=~":
-            return await self._regex_match(left, node.right)
-        right = await self.expander.string(node.right)
-        if node.op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
-            values = [arithmetic.evaluate(side, self.state) for side in (left, right)]
-            return binary_test(node.op, str(values[0]), str(values[1]))
-        if node.op in ("-nt", "-ot", "-ef"):
-            return await file_binary_test(node.op, left, right, self.file_info)
-        return binary_test(node.op, left, right)
-
-    async def _regex_match(self, text: str, word: Word) -> bool:
-        """`=~`: POSIX extended regular expressions (grep -E's engine); BASH_REMATCH."""
-        from ..commands.regex import compile_regex
-        pieces = await self.expander.pattern(word)
-        source = "".join(_regex_literal(piece) if quoted else piece for piece, quoted in pieces)
-        try:
-            regex = compile_regex(source, extended=True)
-        except Exception:
-            raise ShellError(f"{source}: invalid regular expression", status=2)
-        data = text.encode("utf-8", "surrogateescape")
-        found = regex.search(data)
-        if found is None:
-            self.state.unset("BASH_REMATCH")
-            return False
-        groups = [data[found.start():found.end()]]
-        if isinstance(found, re.Match):
-            groups += [group or b"" for group in found.groups()]
-        self.state.set_array("BASH_REMATCH", [g.decode("utf-8", "surrogateescape") for g in groups])
-        return True
+        return 0 if await conditional.evaluate(self, expression) else 1
 
     def is_set(self, name: str) -> bool:
         return self.state.get(name) is not None
@@ -815,8 +730,3 @@ def _joined(old: str | None, value: str, integer: bool, state: ShellState) -> st
     if integer:
         return str(arithmetic.evaluate(old or "0", state) + arithmetic.evaluate(value, state))
     return (old or "") + value
-
-
-def _regex_literal(text: str) -> str:
-    """A quoted part of `=~`'s right side matches itself."""
-    return "".join("\\" + ch if ch in ".[]()*+?{}|^$\\" else ch for ch in text)
