@@ -204,7 +204,7 @@ def test_trace_view_shows_every_pipeline_and_command(demo):
     expect(first.locator(".bytes")).to_have_text(
         ["stdin 0 B → stdout 293 B", "stdin 293 B → stdout 157 B", "stdin 157 B → stdout 2 B"])
     expect(pipelines.nth(1).locator(".stderr")).to_have_text("ls: cannot access '/nope': No such file or directory")
-    expect(pipelines.nth(1).locator(".pipeline-head .exit")).to_have_text("exit 1")
+    expect(pipelines.nth(1).locator(".pipeline-head .exit")).to_have_text("exit 2")  # GNU ls
     expect(pipelines.nth(2).locator(".pipeline-head")).to_contain_text("|| pipeline 3")
     expect(pipelines.nth(4)).to_have_class(re.compile(r"\bskipped\b"))
     expect(pipelines.nth(4).locator(".pipeline-head")).to_contain_text("skipped (previous_succeeded)")

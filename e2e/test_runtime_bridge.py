@@ -157,7 +157,8 @@ def test_consent_edit(page):
 def test_consent_for_a_builtin_command(page):
     page.evaluate("() => answers.push('declined', 'approved')")
     assert run(page, "rm /notes.txt") == ("[error] rm: fs:rm was declined by the user; nothing was run", 1)
-    assert run(page, "rm /notes.txt") == ("", 0)  # approved, and silent as GNU rm
+    # Approved, and silent as GNU rm: the block is the footer alone.
+    assert page.evaluate("tool.run('rm /notes.txt')").startswith("[exit:0 | ")
     requests = [entry[1] for entry in log(page) if entry[0] == "confirm"]
     assert [(r["ref"], r["commandLine"], r["input"]) for r in requests] == [
         ("fs:rm", "rm /notes.txt", {"args": ["/notes.txt"]})] * 2
