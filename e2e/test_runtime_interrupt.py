@@ -65,6 +65,13 @@ def test_a_python_busy_loop_is_interrupted(page):
     assert page.evaluate("() => tool.info.restarts") == 0
 
 
+def test_an_endless_shell_loop_is_interrupted(page):
+    result = page.evaluate(INTERRUPT_AFTER, ["tool", "i=0; while true; do i=$((i + 1)); done", 700])
+    assert (result["outcome"], result["exitCode"]) == ("interrupted", 130)
+    assert result["text"].startswith(INTERRUPTED)
+    assert run(page, "echo after").startswith("after\n\n[exit:0 | ")
+
+
 def test_a_js_operation_that_never_answers_is_interrupted(page):
     result = page.evaluate(INTERRUPT_AFTER, ["tool", "slow wait", 300])
     assert (result["outcome"], result["exitCode"]) == ("interrupted", 130)
