@@ -107,3 +107,10 @@ def test_bad_policy_option_is_refused():
 def test_camel_case_policy_keys():
     execution = run("while :; do :; done", maxLoopIterations=50)
     assert "more than 50 iterations" in execution.stderr
+
+
+def test_a_command_that_loops_forever_stops_at_the_deadline():
+    execution = run("echo x | sed ':a;ba'", deadline_ms=500)
+    assert execution.exit_code == 124
+    assert "took longer than its 0.5 s limit" in execution.stderr
+    assert execution.duration_ms < 10_000

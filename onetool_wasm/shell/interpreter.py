@@ -567,7 +567,8 @@ class Interpreter:
             self.record.add(argv, 127)
             return 127
         ctx = dataclasses.replace(self.ctx, vfs=self.vfs, environment=self.state.exported(),
-                                  stdin_is_pipe=io.stdin_is_pipe, run_argv=self.run_argv)
+                                  stdin_is_pipe=io.stdin_is_pipe, run_argv=self.run_argv,
+                                  cancelled=self.budget.stopped)
         args = await self.gate(spec, argv[1:], ctx)
         if isinstance(args, CommandResult):
             await io.error(args.stderr)
@@ -576,6 +577,8 @@ class Interpreter:
         stdin, stdout, stderr = CountingReader(io.stdin), CountingWriter(io.stdout), CountingWriter(io.stderr, 4096)
         entry = self.record.add(argv, 0)  # its place in the trace is where it started
         status = await self._invoke(spec, ctx, args, CommandIO(stdin, stdout, stderr, io.stdin_is_pipe))
+        if self.budget.stopped():
+            self.budget.check_time()  # the command gave up because the run must end: say why
         if entry is not None:
             entry.status, entry.stdin_bytes, entry.stdout_bytes = status, stdin.count, stdout.count
             entry.stderr = stderr.kept.decode("utf-8", "replace").rstrip("\n")

@@ -66,6 +66,11 @@ class Budget:
     def remaining_seconds(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
 
+    def stopped(self) -> bool:
+        """What a command's long loop polls (`ctx.cancelled()`): the host cancelled, or the
+        deadline passed. The shell then ends the run with the reason (`check_time`)."""
+        return self.cancelled() or time.monotonic() > self.deadline
+
     def check_time(self) -> None:
         if self.cancelled():
             raise LimitExceeded("the run was cancelled", 130)
