@@ -12,8 +12,11 @@ import asyncio
 from collections import deque
 from typing import Awaitable, Callable
 
-PIPE_CAPACITY = 64 * 1024
-CHUNK = 64 * 1024
+# Every wait on a pipe is a turn of the event loop, which in Pyodide is a JavaScript task
+# (milliseconds, not microseconds): big chunks keep those turns few. Memory stays bounded by
+# the capacity of each pipe, whatever the size of the data.
+PIPE_CAPACITY = 4 << 20
+CHUNK = 1 << 20
 SIGPIPE_STATUS = 141
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Sequence
 
 from ..result import CommandResult
-from ..streams import Reader
+from ..streams import CHUNK, Reader
 from ..textutil import looks_binary
 from .helpers import binary_input_message, fail, no_input_error, read_bytes_input, shown_path
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
@@ -75,7 +75,7 @@ def parse_count(command: str, flag: str, value: str, allow_zero: bool = True) ->
 
 # Output is written in pieces of about this size: big enough that a pipe is not fed one
 # line at a time, small enough that the next stage starts at once.
-BATCH = 64 * 1024
+BATCH = CHUNK  # write in the pipes' chunk size: fewer event-loop turns (see streams.py)
 
 StreamBody = Callable[[CommandContext, list[str], CommandIO], Awaitable[int]]
 

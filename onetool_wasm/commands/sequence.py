@@ -23,6 +23,9 @@ from ..result import CommandResult, encode_text, err, ok_bytes
 from ..streams import yield_now
 from .helpers import fail
 from .lines import BATCH, with_stream
+
+# The first piece a generator writes: small, so `seq 1 1000000000 | head -n 2` answers at once.
+FIRST_BATCH = 4096
 from .options import usage_failure
 from .spec import CommandContext, CommandIO, CommandSpec
 
@@ -58,10 +61,11 @@ def cmd_yes(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult
 
 async def stream_yes(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
     line = yes_line(args)
-    block = line * max(1, BATCH // len(line))
+    size = FIRST_BATCH
     while not ctx.cancelled():
-        await io.stdout.write(block)  # BrokenPipe ends it once the reader is gone
+        await io.stdout.write(line * max(1, size // len(line)))  # BrokenPipe ends it once the reader is gone
         await yield_now()
+        size = min(2 * size, BATCH)
     return CANCELLED_STATUS
 
 
@@ -454,10 +458,12 @@ def _plain_width(first: Operand, step: Operand, last: Operand) -> int:
 
 
 def seq_batches(plan: SeqPlan) -> Iterator[bytes]:
-    """The output in pieces of about BATCH bytes, the separator between numbers and a
+    """The output in pieces growing from FIRST_BATCH to about BATCH bytes (a reader that
+    wants only the first lines gets them at once), the separator between numbers and a
     newline after the last."""
     pieces: list[bytes] = []
     size = 0
+    limit = FIRST_BATCH
     started = False
     for value in plan.numbers:
         text = plan.show(value).encode("utf-8")
@@ -467,9 +473,9 @@ def seq_batches(plan: SeqPlan) -> Iterator[bytes]:
         started = True
         pieces.append(text)
         size += len(text)
-        if size >= BATCH:
+        if size >= limit:
             yield b"".join(pieces)
-            pieces, size = [], 0
+            pieces, size, limit = [], 0, min(2 * limit, BATCH)
     if started:
         pieces.append(b"\n")
     if pieces:
