@@ -79,6 +79,8 @@ class Interpreter:
         self.substitution_status: int | None = None  # of the last `$(...)`, for `x=$(cmd)`
         self.exited = False  # `exit` (or a fatal error) ended this shell
         self.traced = False  # the run's own shell records its top-level pipelines
+        self.exec_io: CommandIO | None = None  # set by `exec` with only redirections
+        self.exec_closers: list[Writer] = []
         self.condition_depth = 0  # inside if/while conditions, `!`, before && ||: no errexit
         self.vfs = CwdVFS(ctx.vfs, state.cwd)
         self.expander = Expander(state, self.vfs, self._substitute,
@@ -122,20 +124,24 @@ class Interpreter:
             if abandoned and _first_line(item) <= abandoned:
                 continue
             try:
-                status = await self.run_and_or(item, io)
+                status = await self.run_and_or(item, self.exec_io or io)
             except LineAbandoned as stop:
                 self.state.last_status = status = stop.status
                 abandoned = self.line
         return status
 
     async def run_main(self, script: Script, io: CommandIO) -> int:
-        """A shell's whole life: the script, then its `trap ... EXIT` action."""
-        status = await self.run(script, io)
-        action, self.state.exit_trap = self.state.exit_trap, None
-        if action:
-            saved = status
-            await self.run_source(action, io, "trap")
-            self.state.last_status = status = saved
+        """A shell's whole life: the script, then its `trap ... EXIT` action; files that
+        `exec > f` opened are written at the end."""
+        try:
+            status = await self.run(script, io)
+            action, self.state.exit_trap = self.state.exit_trap, None
+            if action:
+                saved = status
+                await self.run_source(action, self.exec_io or io, "trap")
+                self.state.last_status = status = saved
+        finally:
+            await self._close_all(self.exec_closers, io)
         return status
 
     async def run_script(self, script: Script, io: CommandIO) -> int:
@@ -421,12 +427,19 @@ class Interpreter:
             argv = await self._expand_command_words(node.words)
         except ShellError as error:
             return await self.report(io, error)
+        if self.state.options.xtrace and argv:
+            await io.error("+ " + " ".join(_xtrace_quote(arg) for arg in argv))
         if not argv:
             return await self._assign_only(node, io)
         opened = await self._open_redirects(node.redirects, io)
         if opened is None:
             return 1
         command_io, closers = opened
+        if argv == ["exec"]:
+            # `exec 2>/dev/null`: the redirections stay for the rest of this shell.
+            self.exec_io = command_io
+            self.exec_closers.extend(closers)
+            return 0
         try:
             return await self._dispatch(node, argv, command_io)
         finally:
@@ -456,6 +469,9 @@ class Interpreter:
         try:
             for assignment in node.assignments:
                 await self.assign(assignment)
+                if self.state.options.xtrace:  # `set -x` shows the value assigned
+                    value = self.state.get(assignment.name) or ""
+                    await io.error(f"+ {assignment.name}={_xtrace_quote(value)}")
         except ShellError as error:
             return await self.report(io, error)
         status = self.substitution_status if self.substitution_status is not None else 0
@@ -726,6 +742,15 @@ def _first_line(item: AndOr) -> int:
         else:
             return 0
     return 0
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./=:,@%+^-]+")
+
+
+def _xtrace_quote(word: str) -> str:
+    if _PLAIN_WORD.fullmatch(word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def _joined(old: str | None, value: str, integer: bool, state: ShellState) -> str:

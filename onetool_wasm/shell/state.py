@@ -67,10 +67,10 @@ class Options:
     extglob: bool = False
 
     def flags(self) -> str:
-        """`$-` (bash adds h and B for its own features)."""
-        letters = [("f", self.noglob), ("u", self.nounset), ("e", self.errexit), ("x", self.xtrace),
-                   ("C", self.noclobber)]
-        return "h" + "".join(letter for letter, on in letters if on) + "B"
+        """`$-` in bash's order (h and B are always on there; c: commands came from -c)."""
+        letters = [("e", self.errexit), ("f", self.noglob), ("h", True), ("u", self.nounset),
+                   ("x", self.xtrace), ("B", True), ("C", self.noclobber), ("c", True)]
+        return "".join(letter for letter, on in letters if on)
 
 
 @dataclass
