@@ -41,12 +41,12 @@ async def open_redirects(shell: "Interpreter", redirects: tuple[Redirect, ...],
                 table[fd] = await _here_input(shell, redirect)
                 stdin_is_pipe = stdin_is_pipe or fd == 0
             elif redirect.op in ("<", "<>"):
-                table[fd] = await _file_input(shell, redirect.target)
+                table[fd] = await _file_input(shell, redirect.target, table)
                 stdin_is_pipe = stdin_is_pipe or fd == 0
             elif redirect.op in (">&", "<&"):
                 await _duplicate(shell, redirect, fd, table, closers)
             elif redirect.op in _OUTPUT_OPS:
-                writer = await _file_output(shell, redirect)
+                writer = await _file_output(shell, redirect, table)
                 closers.append(writer)
                 table[fd] = writer
                 if redirect.op.startswith("&"):
@@ -78,14 +78,15 @@ async def _here_input(shell: "Interpreter", redirect: Redirect) -> Reader:
     return BytesReader(data)
 
 
-async def _file_input(shell: "Interpreter", target) -> Reader:
+async def _file_input(shell: "Interpreter", target, table: dict[int, Reader | Writer]) -> Reader:
     path = await shell.expander.string(target)
     if path in ("/dev/null", ""):
         if not path:
             raise ShellError(": No such file or directory")
         return EmptyReader()
-    if path == "/dev/stdin":
-        return EmptyReader()
+    if path in ("/dev/stdin", "/dev/fd/0"):
+        current = table.get(0)
+        return current if isinstance(current, Reader) else EmptyReader()
     try:
         if await shell.vfs.is_dir(path):
             raise ShellError(f"{path}: Is a directory")
@@ -103,7 +104,7 @@ async def _duplicate(shell: "Interpreter", redirect: Redirect, fd: int,
         return
     if not target.isdigit():
         if redirect.op == ">&" and redirect.fd is None:
-            writer = await _file_output(shell, Redirect(">", redirect.target))
+            writer = await _file_output(shell, Redirect(">", redirect.target), table)
             closers.append(writer)
             table[1] = writer
             table[2] = SharedWriter(writer)
@@ -115,11 +116,17 @@ async def _duplicate(shell: "Interpreter", redirect: Redirect, fd: int,
     table[fd] = SharedWriter(source) if isinstance(source, Writer) else source
 
 
-async def _file_output(shell: "Interpreter", redirect: Redirect) -> Writer:
+# The descriptors a path names (`> /dev/stderr` is `>&2`).
+_DEVICE_FDS = {"/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/1": 1, "/dev/fd/2": 2}
+
+
+async def _file_output(shell: "Interpreter", redirect: Redirect, table: dict[int, Reader | Writer]) -> Writer:
     path = await shell.expander.string(redirect.target)
     append = redirect.op in (">>", "&>>")
     if path == "/dev/null":
         return NullWriter()
+    if path in _DEVICE_FDS and isinstance(table.get(_DEVICE_FDS[path]), Writer):
+        return SharedWriter(table[_DEVICE_FDS[path]])
     if not path:
         raise ShellError(": No such file or directory")
     vfs = shell.vfs

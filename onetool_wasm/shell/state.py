@@ -81,7 +81,8 @@ class ShellState:
     script_name: str = "bash"                                  # $0
     options: Options = field(default_factory=Options)
     cwd: str = "/"
-    previous_cwd: str | None = None
+    directory_stack: list[str] = field(default_factory=list)   # pushd / popd
+    getopts_offset: tuple[int, int] = (0, 0)                   # (OPTIND, position) inside -abc
     last_status: int = 0
     function_depth: int = 0
     subshell_depth: int = 0

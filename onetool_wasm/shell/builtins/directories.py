@@ -50,3 +50,47 @@ async def builtin_pwd(shell: "Interpreter", args: list[str], io: CommandIO) -> i
 
 
 BUILTINS = {"cd": builtin_cd, "pwd": builtin_pwd}
+
+
+async def builtin_pushd(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
+    """`pushd DIR`: cd to DIR, remembering where we were; prints the stack as `dirs` does."""
+    if not args:
+        if not shell.state.directory_stack:
+            await io.error(f"bash: line {shell.line}: pushd: no other directory")
+            return 1
+        args = [shell.state.directory_stack.pop(0)]
+    previous = shell.state.cwd
+    status = await builtin_cd(shell, args[:1], io)
+    if status == 0:
+        shell.state.directory_stack.insert(0, previous)
+        await builtin_dirs(shell, [], io)
+    return status
+
+
+async def builtin_popd(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
+    if not shell.state.directory_stack:
+        await io.error(f"bash: line {shell.line}: popd: directory stack empty")
+        return 1
+    status = await builtin_cd(shell, [shell.state.directory_stack[0]], io)
+    if status == 0:
+        shell.state.directory_stack.pop(0)
+        await builtin_dirs(shell, [], io)
+    return status
+
+
+async def builtin_dirs(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
+    home = shell.state.get("HOME") or ""
+    shown = [_tilde(path, home) for path in [shell.state.cwd, *shell.state.directory_stack]]
+    separator = "\n" if "-p" in args or "-v" in args else " "
+    await io.stdout.write((separator.join(shown) + "\n").encode("utf-8", "surrogateescape"))
+    return 0
+
+
+def _tilde(path: str, home: str) -> str:
+    """bash shows $HOME as `~` in the directory stack (a HOME of / is shown as it is)."""
+    if home and home != "/" and (path == home or path.startswith(home + "/")):
+        return "~" + path[len(home):]
+    return path
+
+
+BUILTINS.update({"pushd": builtin_pushd, "popd": builtin_popd, "dirs": builtin_dirs})
