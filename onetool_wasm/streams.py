@@ -165,6 +165,10 @@ class Pipe(Reader):
         self._writer_closed = True
         self._readable.set()
 
+    @property
+    def reader_closed(self) -> bool:
+        return self._reader_closed
+
     def close(self) -> None:
         self._reader_closed = True
         self._chunks.clear()
@@ -182,6 +186,12 @@ class Writer:
     async def write(self, data: bytes) -> None:
         raise NotImplementedError
 
+    @property
+    def reader_gone(self) -> bool:
+        """True once nobody reads what is written (a pipe whose reader stopped): a command
+        that only produces output may stop early."""
+        return False
+
     async def close(self) -> None:
         pass
 
@@ -197,6 +207,10 @@ class PipeWriter(Writer):
 
     async def close(self) -> None:
         self._pipe.close_writer()
+
+    @property
+    def reader_gone(self) -> bool:
+        return self._pipe.reader_closed
 
 
 class BufferWriter(Writer):
@@ -246,6 +260,10 @@ class SharedWriter(Writer):
     async def write(self, data: bytes) -> None:
         await self.target.write(data)
 
+    @property
+    def reader_gone(self) -> bool:
+        return self.target.reader_gone
+
 
 async def yield_now() -> None:
     """Let the other stages of a pipeline run (a long loop that never waits would starve them)."""
@@ -288,3 +306,7 @@ class CountingWriter(Writer):
         if len(self.kept) < self._keep:
             self.kept += data[:self._keep - len(self.kept)]
         await self.target.write(data)
+
+    @property
+    def reader_gone(self) -> bool:
+        return self.target.reader_gone

@@ -9,7 +9,7 @@ from onetool_wasm.commands import create_command_registry
 from .helpers import call, command_context, conformance_test, outcome, read
 
 FS_COMMANDS = ("ls", "stat", "cat", "write", "append", "mkdir", "cp", "mv", "rm", "find", "touch", "tree",
-               "basename", "dirname")
+               "basename", "dirname", "realpath", "readlink")
 WRITING = {"write", "append", "mkdir", "cp", "mv", "rm", "touch"}
 
 

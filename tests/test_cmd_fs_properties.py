@@ -31,6 +31,8 @@ FLAGS = {
     "tree": ["-a", "-d", "-L", "-L2", "-L0", "-adL", "-f", "--"],
     "basename": ["-a", "-s", "-z", "--suffix", "--"],
     "dirname": ["-z", "--"],
+    "realpath": ["-e", "-m", "-s", "-z", "--relative-to=/notes", "--relative-base=/", "--"],
+    "readlink": ["-f", "-e", "-m", "-n", "-v", "-z", "--"],
 }
 STDIN = random_stdin(12)
 PATHS = ["/", "/notes", "/notes/a.txt", "notes/sub", "../..", "/img/x.bin", "/missing", "/notes/a.txt/x",
