@@ -99,3 +99,24 @@ def test_the_truncation_example_is_real():
     [output] = asyncio.run(run_tour(['seq 1 300 | sed "s/^/line /"']))
     assert output.endswith(shown + "\n[exit:0 | 0ms]")
     assert output.startswith("line 1\nline 2\n")
+
+
+def command_table() -> str:
+    """The README's command table, as the registry has it (group order, C-locale names)."""
+    from onetool_wasm.commands.selection import GROUP_NAMES, builtin_groups
+    groups = builtin_groups()
+    rows = ["| group | commands |", "|---|---|"]
+    for name in GROUP_NAMES:
+        names = sorted((spec.name for spec in groups[name].commands), key=lambda n: n.encode())
+        rows.append(f"| {name} | {', '.join(f'`{n}`' for n in names)} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_the_command_table_is_the_registry():
+    text = README.read_text(encoding="utf-8")
+    start = text.index("| group | commands |")
+    end = text.index("\n\n", start) + 1
+    if os.environ.get("ONETOOL_UPDATE_README"):
+        README.write_text(text[:start] + command_table() + text[end:], encoding="utf-8")
+        return
+    assert text[start:end] == command_table()
