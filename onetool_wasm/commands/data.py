@@ -323,8 +323,10 @@ async def cmd_base64(ctx: CommandContext, args: list[str], stdin: bytes) -> Comm
     data = await read_bytes_input(ctx, "base64", path, stdin)
     if not decode:
         encoded = base64.b64encode(data).decode("ascii")
-        lines = [encoded[i:i + wrap] for i in range(0, len(encoded), wrap)] if wrap else [encoded]
-        return ok("".join(f"{line}\n" for line in lines if line))
+        if not wrap:
+            return ok(encoded)  # GNU: -w 0 writes one line without a newline
+        lines = [encoded[i:i + wrap] for i in range(0, len(encoded), wrap)]
+        return ok("".join(f"{line}\n" for line in lines))
     try:
         decoded = decode_base64(data)
     except (ValueError, binascii.Error) as error:

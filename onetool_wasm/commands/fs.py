@@ -8,8 +8,8 @@ from __future__ import annotations
 from ..result import CommandResult, err, ok, ok_bytes
 from ..textutil import format_size, looks_binary
 from ..vfs.paths import parent_of
-from .fs_common import FS_ERRORS, file_write_failure, fs_failure, stat_or_fail
 from ..streams import Reader
+from .fs_common import FS_ERRORS, file_write_failure, fs_failure, stat_or_fail
 from .helpers import binary_input_message, check_materialized, fail, line_end, usage_error
 from .lines import line_blocks, with_stream, write_result
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
@@ -37,6 +37,20 @@ async def cmd_stat(ctx: CommandContext, args: list[str], stdin: bytes) -> Comman
 # -- cat ----------------------------------------------------------------------------------
 
 async def cmd_cat(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
+    """In the bash language, GNU's options and rules: formatting flags, and no stdin read
+    when files are named. The strict grammar keeps upstream's (no options)."""
+    flags: set[str] = set()
+    if ctx.grammar == "bash":
+        flags, args = _cat_options(args)
+        if stdin and args and "-" not in args:
+            stdin = b""
+    result = await _concatenate(ctx, args, stdin)
+    if flags and not result.exit_code:  # GNU numbers lines across files: format the whole
+        return ok_bytes(format_cat(result.stdout, flags), "text/plain")
+    return result
+
+
+async def _concatenate(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     if not args:
         if not stdin:
             return usage_error("cat", CAT_USAGE)
@@ -80,7 +94,15 @@ async def _read_cat_file(ctx: CommandContext, target: str, total_before: int) ->
 
 async def stream_cat(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
     """cat with stdin copied as it arrives; files are read (and checked) before any output,
-    as the normal handler reads them."""
+    as the normal handler reads them. With formatting flags (bash language) the handler
+    formats the whole output."""
+    if ctx.grammar == "bash":
+        flags, operands = _cat_options(args)
+        if flags:
+            stdin = await io.stdin.read_all(ctx.max_materialized_bytes) if io.stdin_is_pipe else b""
+            return await write_result(io, await cmd_cat(ctx, args, stdin))
+        if operands and "-" not in operands:
+            return await _cat_files(ctx, operands, io)
     if not args:
         if not io.stdin_is_pipe:
             return await write_result(io, usage_error("cat", CAT_USAGE))
@@ -100,6 +122,87 @@ async def stream_cat(ctx: CommandContext, args: list[str], io: CommandIO) -> int
         else:
             await io.stdout.write(data)
     return 0
+
+
+async def _cat_files(ctx: CommandContext, paths: list[str], io: CommandIO) -> int:
+    """Files only (any piped stdin is not read, as GNU cat leaves it)."""
+    total = 0
+    contents = []
+    for target in paths:
+        data = await _read_cat_file(ctx, target, total)
+        total += len(data)
+        contents.append(data)
+    for data in contents:
+        await io.stdout.write(data)
+    return 0
+
+
+_CAT_LONG = {"--number": "n", "--number-nonblank": "b", "--squeeze-blank": "s", "--show-ends": "E",
+             "--show-tabs": "T", "--show-nonprinting": "v", "--show-all": "A"}
+_CAT_EXPANDS = {"A": "vET", "e": "vE", "t": "vT", "u": ""}
+
+
+def _cat_options(args: list[str]) -> tuple[set[str], list[str]]:
+    """GNU cat's formatting options (`-n -b -s -E -T -v -A -e -t -u`) and the operands."""
+    flags: set[str] = set()
+    operands: list[str] = []
+    ended = False
+    for arg in args:
+        if ended or arg == "-" or not arg.startswith("-"):
+            operands.append(arg)
+        elif arg == "--":
+            ended = True
+        elif arg.startswith("--"):
+            if arg not in _CAT_LONG:
+                raise fail(f"cat: unrecognized option '{arg}'")
+            flags.update(_CAT_EXPANDS.get(_CAT_LONG[arg], _CAT_LONG[arg]))
+        else:
+            for letter in arg[1:]:
+                if letter not in "AbeEnstTuv":
+                    raise fail(f"cat: invalid option -- '{letter}'")
+                flags.update(_CAT_EXPANDS.get(letter, letter))
+    return flags, operands
+
+
+def format_cat(data: bytes, flags: set[str]) -> bytes:
+    """GNU cat's -n/-b numbering, -s squeezing, -E/-T/-v showing, over the whole output."""
+    out = bytearray()
+    number = 0
+    previous_blank = False
+    for line in data.splitlines(keepends=True):
+        ends = line.endswith(b"\n")
+        body = line[:-1] if ends else line
+        blank = not body
+        if "s" in flags and blank and previous_blank:
+            continue
+        previous_blank = blank
+        if "v" in flags:
+            body = _nonprinting(body, keep_tabs="T" not in flags)
+        if "T" in flags:
+            body = body.replace(b"\t", b"^I")
+        if ("b" in flags and not blank) or ("n" in flags and "b" not in flags):
+            number += 1
+            out += b"%6d\t" % number
+        out += body + (b"$" if ends and "E" in flags else b"") + (b"\n" if ends else b"")
+    return bytes(out)
+
+
+def _nonprinting(body: bytes, keep_tabs: bool) -> bytes:
+    """`cat -v`: control bytes as ^X, DEL as ^?, high bytes as M- and the low form."""
+    out = bytearray()
+    for byte in body:
+        prefix = b""
+        if byte >= 128:
+            prefix, byte = b"M-", byte - 128
+        if byte == 9 and keep_tabs and not prefix:
+            out.append(byte)
+        elif byte < 32:
+            out += prefix + b"^" + bytes((byte + 64,))
+        elif byte == 127:
+            out += prefix + b"^?"
+        else:
+            out += prefix + bytes((byte,))
+    return bytes(out)
 
 
 async def _has_input(reader: Reader) -> bool:

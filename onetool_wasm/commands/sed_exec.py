@@ -155,10 +155,17 @@ class SedMachine:
             ended = self._range_ends(command, second)
             if ended is not None:
                 return ended
-        if first.kind == "zero" or not self._matches(first):
+        if first.kind == "zero" or not (self._matches(first) or self._skipped_start(command, first)):
             return False
         self._start_range(command, second)
+        if not command.active and first.kind == "line":
+            command.done = True  # a line-number start happens once
         return True
+
+    def _skipped_start(self, command: Command, first: Address) -> bool:
+        """GNU: a range whose first address is a line number opens on a later line when that
+        line never reached this command (`1d;1,3p`, or consumed by `n`), but only once."""
+        return first.kind == "line" and not command.done and self.line_no > first.number
 
     def _range_ends(self, command: Command, second: Address) -> bool | None:
         """While a range is active: True (still selected), or None when a line-number
@@ -174,7 +181,7 @@ class SedMachine:
             command.active = not self._is_last()
         elif self._search(second.regex):
             command.active = False
-        if not command.active and command.addr1 is not None and command.addr1.kind == "zero":
+        if not command.active and command.addr1 is not None and command.addr1.kind in ("zero", "line"):
             command.done = True
         return True
 

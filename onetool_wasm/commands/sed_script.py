@@ -59,7 +59,7 @@ class Command:
     table: bytes | None = None  # y
     active: bool = False  # range state
     range_end: int = 0  # last line of an `a,+N` / `a,~N` range
-    done: bool = False  # a `0,/re/` range that has ended
+    done: bool = False  # a range that cannot open again (`0,/re/`, or one starting at a line number)
 
 
 @dataclass
@@ -159,7 +159,7 @@ class _ScriptParser:
             if c == ord("\\"):
                 self.i += 1
             delimiter = self.opening_delimiter("unterminated address regex")
-            pattern = self.delimited(delimiter, "unterminated address regex")
+            pattern = self.delimited(delimiter, "unterminated address regex", regex=True)
             ignore_case = multiline = False
             while self.peek() in (ord("I"), ord("M")):
                 ignore_case = ignore_case or self.peek() == ord("I")
@@ -190,14 +190,19 @@ class _ScriptParser:
         self.i += 1
         return delimiter
 
-    def delimited(self, delimiter: int, unterminated: str) -> bytes:
-        """Text up to an unescaped delimiter; `\\<delim>` becomes the delimiter itself."""
+    def delimited(self, delimiter: int, unterminated: str, regex: bool = False) -> bytes:
+        """Text up to an unescaped delimiter; `\\<delim>` becomes the delimiter itself. In a
+        regex the delimiter does not end a bracket expression (`s/[/]//`), as in GNU sed."""
         out = bytearray()
         while True:
             c = self.peek()
             if c is None:
                 raise ScriptError(unterminated)
             self.i += 1
+            if regex and c == ord("["):
+                out.append(c)
+                self._bracket(out, unterminated)
+                continue
             if c == delimiter:
                 return bytes(out)
             if c == 0x5C:  # backslash
@@ -215,6 +220,31 @@ class _ScriptParser:
                 raise ScriptError(unterminated)
             else:
                 out.append(c)
+
+    def _bracket(self, out: bytearray, unterminated: str) -> None:
+        """The rest of a bracket expression after its `[`, copied as written: a leading `^`
+        and `]` are members, `[:alpha:]`, `[=a=]`, `[.a.]` are read whole."""
+        if self.peek() == ord("^"):
+            out.append(self.s[self.i])
+            self.i += 1
+        if self.peek() == ord("]"):
+            out.append(self.s[self.i])
+            self.i += 1
+        while True:
+            c = self.peek()
+            if c is None or c == ord("\n"):
+                raise ScriptError(unterminated)
+            self.i += 1
+            out.append(c)
+            if c == ord("]"):
+                return
+            if c == ord("[") and self.peek() in (ord(":"), ord("="), ord(".")):
+                closing = bytes((self.s[self.i], ord("]")))
+                end = self.s.find(closing, self.i + 1)
+                if end < 0:
+                    continue  # a lone `[:`: ordinary members
+                out += self.s[self.i:end + 2]
+                self.i = end + 2
 
     # -- command bodies -----------------------------------------------------------------
     def body(self, command: Command) -> None:
@@ -313,7 +343,7 @@ class _ScriptParser:
 
     def substitution(self) -> Substitution:
         delimiter = self.opening_delimiter("invalid substitute delimiter")
-        pattern = self.delimited(delimiter, "unterminated substitute pattern")
+        pattern = self.delimited(delimiter, "unterminated substitute pattern", regex=True)
         replacement = self.delimited(delimiter, "unterminated substitute replacement")
         subst = Substitution(None, parse_replacement(replacement))
         ignore_case = multiline = False

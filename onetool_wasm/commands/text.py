@@ -68,7 +68,6 @@ def cmd_echo(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResul
 WC_USAGE = "wc [-l] [-w] [-c] [path]"
 _WC_OPTIONS = OptionSpec("wc", WC_USAGE, flags="lwcm",
                          long={"lines": "l", "words": "w", "bytes": "c", "chars": "m"})
-_UTF8_CONTINUATION = bytes(range(0x80, 0xC0))
 _CONTROLS = bytes(range(0x20)) + b"\x7f"
 
 
@@ -77,8 +76,7 @@ def _wc_count(kind: str, data: bytes) -> int:
         return data.count(b"\n")
     if kind == "w":
         return _word_count(data)
-    if kind == "m":  # characters: UTF-8 lead bytes (GNU in a UTF-8 locale)
-        return len(data.translate(None, _UTF8_CONTINUATION))
+    # -m counts characters, which under LC_ALL=C (this runtime's locale) are bytes, as GNU wc.
     return len(data)
 
 
