@@ -38,7 +38,7 @@ def _params():
         yield pytest.param(case, id=case["id"], marks=marks)
 
 
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", list(_params()))
 def test_recorded_case(case):
     stdout, code, has_stderr = asyncio.run(_replay(case["line"]))
     expected = case["stdout"].encode("utf-8", errors="surrogateescape")
