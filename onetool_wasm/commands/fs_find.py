@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..result import CommandResult
 from ..vfs.base import VFSStat
 from ..vfs.paths import base_name
+from .find_gnu import gnu_find
 from .fs_common import listing_result, sorted_children, visit_operands
 from .fs_glob import compile_glob
 from .helpers import fail
@@ -60,27 +61,17 @@ def _apply_option(filters: FindFilters, option: str, value: str) -> None:
 
 
 async def cmd_find(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    """In the bash language, as GNU find: the working directory by default, paths shown
-    from the operand as written (`find . -name x` prints `./x`)."""
+    """GNU find's expressions in the bash language (find_gnu.py); upstream's options in the
+    strict grammar."""
+    if ctx.grammar == "bash":
+        return await gnu_find(ctx, args)
     filters, starts = parse_find_args(args)
-    gnu = ctx.grammar == "bash"
-    starts = starts or (["."] if gnu else ["/"])
     matches: list[str] = []
-    shown = iter(starts)
 
     async def visit(info: VFSStat) -> None:
-        label = next(shown) if gnu else info.path
-        await _walk(ctx, info.path, label, info.is_dir, filters, matches)
-    if not gnu:
-        missing = await visit_operands(ctx, "find", starts, visit)
-        return listing_result("find", "".join(f"{path}\n" for path in matches), missing)
-    errors = []
-    for start in starts:
-        shown = iter([start])
-        if await visit_operands(ctx, "find", [start], visit):
-            errors.append(f"find: '{start}': No such file or directory")
-    output = "".join(f"{path}\n" for path in matches).encode("utf-8")
-    return CommandResult(output, "\n".join(errors), 1 if errors else 0)
+        await _walk(ctx, info.path, info.path, info.is_dir, filters, matches)
+    missing = await visit_operands(ctx, "find", starts or ["/"], visit)
+    return listing_result("find", "".join(f"{path}\n" for path in matches), missing)
 
 
 async def _walk(ctx: CommandContext, start: str, label: str, is_dir: bool, filters: FindFilters,
