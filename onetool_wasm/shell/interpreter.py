@@ -27,6 +27,7 @@ from .arithmetic import ArithError
 from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CommandSub, CondCommand,
                   CondExpr, For, FunctionDef, If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
 from .expansion import Expander
+from .builtins.variables import ARRAY_MARK
 from .limits import Budget, LimitExceeded
 from .redirections import open_redirects
 from .state import LineError, ShellError, ShellState
@@ -456,7 +457,11 @@ class Interpreter:
             return first + await self.expander.words(words[1:])
         argv = list(first)
         for word in words[1:]:
-            if _ASSIGNMENT_WORD.match(word.source):
+            if _ARRAY_WORD.match(word.source):
+                # `local files=(a "b c")`: the parser keeps it as written; read it again as an
+                # array assignment and pass the builtin a marked word it assigns from.
+                argv.append(ARRAY_MARK + word.source)
+            elif _ASSIGNMENT_WORD.match(word.source):
                 argv.append(await self.expander.string(word))
             else:
                 argv.extend(await self.expander.words([word]))
@@ -717,6 +722,7 @@ class _FileInfo:
 
 
 _ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+_ARRAY_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 
 # The groups of the project's own commands (a host's commands are "custom" or its own).
 PROJECT_GROUPS = {"system", "fs", "text", "data", "adapters", "api"}

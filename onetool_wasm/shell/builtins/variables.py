@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?=)(.*)", re.DOTALL)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Starts an argument the shell passes as written: an array literal (`local a=(x "y z")`),
+# which the parser keeps whole and the builtin parses again as an assignment.
+ARRAY_MARK = "\x00array:"
 
 # `set -o NAME` and `shopt -s NAME` -> the Options field.
 SET_OPTIONS = {"errexit": "errexit", "nounset": "nounset", "pipefail": "pipefail", "xtrace": "xtrace",
@@ -51,6 +54,16 @@ async def _set_words(shell: "Interpreter", words: list[str], io: CommandIO, name
     status = 0
     state = shell.state
     for word in words:
+        if word.startswith(ARRAY_MARK):  # an array literal as written: `local a=(x "y z")`
+            source = word[len(ARRAY_MARK):]
+            target = source.split("=", 1)[0].rstrip("+")
+            try:
+                if local:
+                    state.declare_local(target)
+                await _assign_array(shell, source, local)
+            except ShellError as error:
+                status = await _fail(shell, io, error.message)
+            continue
         match = _ASSIGNMENT.fullmatch(word)
         target = match.group(1) if match else word
         if not _NAME.fullmatch(target):
@@ -65,8 +78,6 @@ async def _set_words(shell: "Interpreter", words: list[str], io: CommandIO, name
                     from .. import arithmetic
                     index = arithmetic.evaluate(match.group(2)[1:-1], state)
                     state.set_element(target, index, value)
-                elif array and value.startswith("(") and value.endswith(")"):
-                    state.set_array(target, value[1:-1].split(), local=local)
                 elif match.group(3) == "+=":
                     state.set(target, (state.get(target) or "") + value, local=local)
                 else:
@@ -87,6 +98,18 @@ async def _set_words(shell: "Interpreter", words: list[str], io: CommandIO, name
         except ShellError as error:
             status = await _fail(shell, io, error.message)
     return status
+
+
+async def _assign_array(shell: "Interpreter", source: str, local: bool) -> None:
+    """`NAME=(...)` as written, parsed as the array assignment it is, so its quotes and
+    expansions work as in bash."""
+    from ..lexer import ShellSyntaxError
+    from ..parser import parse_script
+    try:
+        assignment = parse_script(source).items[0].first.commands[0].assignments[0]
+    except (ShellSyntaxError, IndexError, AttributeError):
+        raise ShellError(f"`{source}': not a valid array assignment")
+    await shell.assign(assignment, local=local)
 
 
 async def builtin_export(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
