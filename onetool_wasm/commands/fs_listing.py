@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..result import CommandResult, err
 from ..vfs.base import VFSStat
 from ..vfs.paths import parent_of
+from . import ls_gnu
 from .fs_common import FS_ERRORS, fs_failure, listing_result, sorted_children, visit_operands
 from .options import ArgReader, unknown_option
 from .registry import c_locale_key
@@ -27,6 +28,25 @@ class LsOptions:
     all: bool = False
     long: bool = False
     recursive: bool = False
+    # GNU's (the bash language): see ls_gnu.py
+    gnu: bool = False
+    almost_all: bool = False
+    human: bool = False
+    sort: str = "name"      # "name" | "time" | "size"
+    reverse: bool = False
+    directory: bool = False
+    classify: bool = False
+    slash: bool = False
+
+
+def parse_gnu_ls_args(args: list[str]) -> tuple[LsOptions, list[str]]:
+    flags, operands, error = ls_gnu.parse_flags(args)
+    if error:
+        raise CommandFailed(err(f"{error}\nTry 'ls --help' for more information.", 2))
+    sort = "time" if "t" in flags else "size" if "S" in flags else "name"
+    return LsOptions(all="a" in flags, long=bool(flags & set("log" + "n")), recursive="R" in flags, gnu=True,
+                     almost_all="A" in flags, human="h" in flags, sort=sort, reverse="r" in flags,
+                     directory="d" in flags, classify="F" in flags, slash="p" in flags), operands
 
 
 @dataclass(frozen=True)
@@ -52,13 +72,15 @@ def parse_ls_args(args: list[str]) -> tuple[LsOptions, list[str]]:
 async def cmd_ls(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     """In the bash language, as GNU ls: the working directory by default, operands shown as
     written (`ls *.txt` prints `a.txt`), a missing one `cannot access`, exit 2."""
-    options, operands = parse_ls_args(args)
     gnu = ctx.grammar == "bash"
+    options, operands = parse_gnu_ls_args(args) if gnu else parse_ls_args(args)
     operands = operands or (["."] if gnu else ["/"])
     files, directories, missing = await _classify(ctx, operands, gnu)
+    if options.directory:  # -d: directories are listed as themselves
+        files, directories = sorted(files + directories, key=lambda item: c_locale_key(item[0])), []
     blocks: list[str] = []
     if files:
-        blocks.append(render_entries([LsEntry(shown, info) for shown, info in files], options))
+        blocks.append(await _render(ctx, [LsEntry(shown, info) for shown, info in files], options, False))
     with_headers = len(operands) > 1 or options.recursive
     for shown, directory in directories:
         blocks.extend(await _directory_blocks(ctx, directory.path, shown, options, with_headers))
@@ -114,7 +136,7 @@ async def _directory_blocks(ctx: CommandContext, path: str, shown: str, options:
     while stack:
         directory, label, header = stack.pop()
         entries = await list_entries(ctx, directory, options)
-        body = render_entries(entries, options)
+        body = await _render(ctx, entries, options, True)
         blocks.append((f"{label}:\n{body}" if body else f"{label}:") if header else body)
         if options.recursive:
             below = [(entry.info.path, _child_label(label, entry.name))
@@ -134,7 +156,7 @@ async def list_entries(ctx: CommandContext, directory: str, options: LsOptions) 
             entries.append(LsEntry(".", await ctx.vfs.stat(directory), True))
             entries.append(LsEntry("..", await ctx.vfs.stat(parent_of(directory)), True))
         for name, path, _ in await sorted_children(ctx, directory):
-            if options.all or not name.startswith("."):
+            if options.all or options.almost_all or not name.startswith("."):
                 entries.append(LsEntry(name, await ctx.vfs.stat(path)))
     except FS_ERRORS as error:
         raise CommandFailed(await _listing_failure(ctx, directory, error)) from None
@@ -147,6 +169,25 @@ async def _listing_failure(ctx: CommandContext, directory: str, error: BaseExcep
     if getattr(error, "code", None) == "ENOENT":
         return err(f"ls: path not found: {directory}")
     return await fs_failure(ctx, "ls", directory, error)
+
+
+async def _render(ctx: CommandContext, entries: list[LsEntry], options: LsOptions, in_directory: bool) -> str:
+    """A block of entries: GNU's order, decorations and long format in the bash language."""
+    if not options.gnu:
+        return render_entries(entries, options)
+    entries = ls_gnu.ordered(entries, options)
+    if not options.long:
+        return "\n".join(ls_gnu.decorated(entry, options) for entry in entries)
+    links = {entry.info.path: 2 + await _subdirectories(ctx, entry.info.path)
+             for entry in entries if entry.info.is_dir}
+    return "\n".join(ls_gnu.long_lines(entries, options, links, ctx.timezone, in_directory))
+
+
+async def _subdirectories(ctx: CommandContext, path: str) -> int:
+    try:
+        return sum(1 for name in await ctx.vfs.listdir(path) if name.endswith("/"))
+    except FS_ERRORS:
+        return 0
 
 
 def render_entries(entries: list[LsEntry], options: LsOptions) -> str:
