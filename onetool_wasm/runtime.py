@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from .commands.registry import CommandRegistry
 from .commands.selection import create_command_registry, normalize_selection
 from .commands.spec import Adapters, CommandContext, CommandIO, CommandSpec, invoke_command
-from .commands.system import unknown_command_message
+from .commands.naming import unknown_command_message
 from .memory import SimpleMemory
 from .policy import Policy
 from .presentation import OutputLimits, Presentation, present, require_non_negative_int

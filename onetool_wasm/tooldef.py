@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .commands.registry import CommandRegistry
-from .commands.system import command_table
+from .commands.naming import command_table
 
 if TYPE_CHECKING:
     from .runtime import AgentCLI

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from onetool_wasm.commands import create_command_registry
-from onetool_wasm.commands.data import decode_base64, parse_json_path
+from onetool_wasm.commands.data.base64 import decode_base64
+from onetool_wasm.commands.data.json import parse_json_path
 from onetool_wasm.commands.json_text import json_quote, to_json_text
 
 from .data_world import fuzz_command, out, run

@@ -223,7 +223,7 @@ def test_invert_count_and_word_options_combined():
 def test_scanning_the_whole_input_matches_a_line_by_line_reference(lines, terminated, pattern, flags):
     data = "\n".join(lines).encode() + (b"\n" if terminated and lines else b"")
     result = grep(*flags, pattern, stdin=data or b"\n", world={})
-    from onetool_wasm.commands.regex import compile_grep
+    from onetool_wasm.regex import compile_grep
     regex = compile_grep((pattern,), "basic", word="-w" in flags, line="-x" in flags)
     split = (data or b"\n").split(b"\n")
     split = split[:-1] if split[-1] == b"" else split

@@ -1,4 +1,4 @@
-"""POSIX BRE/ERE translation (regex.py): GNU's syntax, C-locale bytes, leftmost-longest
+"""POSIX BRE/ERE translation (onetool_wasm/regex): GNU's syntax, C-locale bytes, leftmost-longest
 matches, GNU's error messages, and the guard against catastrophic backtracking."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from onetool_wasm.commands import regex_nfa
-from onetool_wasm.commands.regex import RegexError, compile_grep, compile_regex, split_patterns
-from onetool_wasm.commands.regex_syntax import parse
+from onetool_wasm.regex import nfa as regex_nfa
+from onetool_wasm.regex import RegexError, compile_grep, compile_regex, split_patterns
+from onetool_wasm.regex.syntax import parse
 
 from .helpers import examples
 

@@ -16,7 +16,7 @@ import random
 import re
 import time
 
-from ..commands.regex import Regex, RegexError, compile_regex
+from ..regex import Regex, RegexError, compile_regex
 from . import builtins as bi
 from .builtins import AwkError
 from .compiler import generate

@@ -13,7 +13,7 @@ import re
 from ..result import CommandResult
 from .options import usage_failure
 from .spec import CommandContext, CommandSpec
-from .tac import NONE, REQUIRED, gnu_getopt, read_operands, result_of
+from .getopt import NONE, REQUIRED, gnu_getopt, read_operands, result_of
 
 USAGE = "column -t [-s SEP] [-o STR] [FILE...]"
 _LONG = {"table": ("t", NONE), "separator": ("s", REQUIRED), "output-separator": ("o", REQUIRED),

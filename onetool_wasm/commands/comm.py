@@ -15,7 +15,7 @@ from ..result import CommandResult
 from .helpers import FS_ERRORS
 from .options import usage_failure
 from .spec import CommandContext, CommandFailed, CommandSpec
-from .tac import NONE, OPTIONAL, REQUIRED, OperandError, gnu_getopt, read_operand, result_of
+from .getopt import NONE, OPTIONAL, REQUIRED, OperandError, gnu_getopt, read_operand, result_of
 
 MAX_JOIN_OUTPUT = 64 * 1024 * 1024
 ASCII_FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")

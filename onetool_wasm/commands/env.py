@@ -16,7 +16,7 @@ from ..result import TEXT, CommandResult
 from .helpers import FS_ERRORS
 from .options import usage_failure
 from .spec import CommandContext, CommandFailed, CommandSpec
-from .tac import NONE, REQUIRED, gnu_getopt, result_of
+from .getopt import NONE, REQUIRED, gnu_getopt, result_of
 
 ENV_USAGE = "env [-i] [-0] [-u NAME] [-C DIR] [NAME=VALUE]... [COMMAND [ARG]...]"
 PRINTENV_USAGE = "printenv [-0] [NAME]..."

@@ -16,7 +16,7 @@ from .helpers import no_input_error
 from .lines import Source, source_blocks, with_stream
 from .options import usage_failure
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
-from .tac import NONE, REQUIRED, OperandError, gnu_getopt, read_operand, result_of
+from .getopt import NONE, REQUIRED, OperandError, gnu_getopt, read_operand, result_of
 
 _OBSOLETE_NUMBER = re.compile(r"-([0-9]+)(.*)", re.DOTALL)
 _MAX_COLUMNS = 1 << 40

@@ -18,7 +18,7 @@ from .grep_scan import LineSearch, Printer, Scan, scan
 from .helpers import (binary_input_message, check_materialized, fail, format_vfs_error, no_input_error,
                       read_file_bytes)
 from .lines import line_blocks, with_stream
-from .regex import Regex, RegexError, compile_grep, split_patterns
+from ..regex import Regex, RegexError, compile_grep, split_patterns
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 STDIN_LABEL = "(standard input)"

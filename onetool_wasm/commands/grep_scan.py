@@ -13,7 +13,7 @@ from typing import Iterator
 
 from .grep_options import GrepOptions
 from .lines import split_lines
-from .regex import Regex
+from ..regex import Regex
 
 
 @dataclass

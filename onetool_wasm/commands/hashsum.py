@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..result import CommandResult
 from .spec import CommandContext, CommandFailed, CommandSpec
-from .tac import NONE, OperandError, gnu_getopt, read_operand, result_of
+from .getopt import NONE, OperandError, gnu_getopt, read_operand, result_of
 
 _LONG = {"binary": ("b", NONE), "check": ("c", NONE), "tag": ("tag", NONE), "text": ("t", NONE),
          "zero": ("z", NONE), "ignore-missing": ("ignore-missing", NONE), "quiet": ("quiet", NONE),

@@ -14,7 +14,7 @@ from .lines import Source, source_blocks, with_stream
 from .options import usage_failure
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 from .helpers import no_input_error
-from .tac import NONE, REQUIRED, OperandError, gnu_getopt, read_operand, result_of
+from .getopt import NONE, REQUIRED, OperandError, gnu_getopt, read_operand, result_of
 
 USAGE = "nl [-b STYLE] [-n FORMAT] [-w N] [-s SEP] [-v N] [-i N] [FILE...]"
 _LONG = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..result import CommandResult
 from .spec import CommandContext, CommandSpec
-from .tac import NONE, REQUIRED, gnu_getopt, read_operands, result_of
+from .getopt import NONE, REQUIRED, gnu_getopt, read_operands, result_of
 from .options import usage_failure
 
 USAGE = "paste [-s] [-d LIST] [-z] [FILE...]"

@@ -12,7 +12,7 @@ from ..result import CommandResult
 from .helpers import FS_ERRORS
 from .options import usage_failure
 from .spec import CommandContext, CommandSpec
-from .tac import NONE, REQUIRED, gnu_getopt, result_of
+from .getopt import NONE, REQUIRED, gnu_getopt, result_of
 
 REALPATH_USAGE = "realpath [-e|-m] [-q] [-s] [-z] [--relative-to=DIR] [--relative-base=DIR] FILE..."
 READLINK_USAGE = "readlink [-f|-e|-m] [-n] [-q] [-v] [-z] FILE..."

@@ -4,7 +4,7 @@ Searches the working directory recursively by default, skipping hidden files, ig
 paths (.ignore, .rgignore, and .gitignore inside a git repository) and binary files;
 files are searched in path order (`rg --sort path`). Lines print as `path:text`
 (`path:line:text` with -n); one file operand prints no path. Patterns use Rust regex
-syntax (rg_regex). Exit 0 a match, 1 none, 2 an error.
+syntax (regex/rust.py). Exit 0 a match, 1 none, 2 an error.
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from .grep_scan import Scan, _context_blocks, scan, selected_lines
 from .helpers import read_file_bytes
 from .lines import split_lines
 from .options import ArgReader, read_options
-from .regex_syntax import RegexError
-from .rg_regex import RgRegex, compile_rg, has_uppercase
+from ..regex.syntax import RegexError
+from ..regex.rust import RgRegex, compile_rg, has_uppercase
 from .rg_walk import TYPES, Filters, GlobError, Walker, type_patterns
 from .spec import CommandContext, CommandFailed, CommandSpec
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .regex import Regex
+from ..regex import Regex
 from .sed_script import Address, Command, Program, Replacement, Substitution
 
 MAX_STEPS = 10_000_000  # commands executed in one sed run beyond one pass per input line

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .regex import Regex, RegexError, compile_regex
+from ..regex import Regex, RegexError, compile_regex
 
 SIMPLE = set(b"=dDgGhHlnNpPxzF}qQ")
 TEXT_COMMANDS = set(b"aic")

@@ -46,25 +46,33 @@ def collect_commands(*sources: CommandGroup | CommandSpec | Iterable[CommandSpec
 
 @functools.cache
 def builtin_groups() -> dict[str, CommandGroup]:
-    """Every built-in, grouped by `spec.group`.
+    """Every built-in, grouped as the tree is: `commands/<group>/<command>.py`.
 
-    Built-ins are found, not listed: any module of this package with a `COMMANDS`
-    list contributes its specs, so a command lives in exactly one place.
+    Each group package lists its command modules (`COMMAND_MODULES`); each module's
+    `COMMANDS` holds its specs, so a command lives in exactly one place.
     """
     members: dict[str, list[CommandSpec]] = {name: [] for name in GROUP_NAMES}
-    for module in _command_modules():
+    for group, module in _command_modules():
         for spec in module.COMMANDS:
-            if spec.group not in members:
-                raise ValueError(f"built-in {spec.name} names an unknown group: {spec.group}")
-            members[spec.group].append(spec)
+            if spec.group not in (group, "custom"):
+                raise ValueError(f"built-in {spec.name} lives in {group} but names the group {spec.group}")
+            members[group].append(dataclasses.replace(spec, group=group))
     return {name: define_command_group(name, specs) for name, specs in members.items()}
 
 
-def _command_modules() -> list[Any]:
+def _command_modules() -> list[tuple[str, Any]]:
+    """(group, module) for every command module: the group packages' listed modules, and
+    the flat modules of this package that still define `COMMANDS` (each spec names its group)."""
+    found: list[tuple[str, Any]] = []
+    for group in GROUP_NAMES:
+        package = importlib.import_module(f"{__package__}.{group}")
+        found.extend((group, importlib.import_module(f"{package.__name__}.{name}")) for name in package.COMMAND_MODULES)
     package = importlib.import_module(__package__)
-    names = sorted(info.name for info in pkgutil.iter_modules(package.__path__))
-    modules = [importlib.import_module(f"{__package__}.{name}") for name in names]
-    return [module for module in modules if hasattr(module, "COMMANDS")]
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.ispkg:
+            module = importlib.import_module(f"{__package__}.{info.name}")
+            found.extend((spec.group, module) for spec in getattr(module, "COMMANDS", ())[:1])
+    return found
 
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -22,7 +22,7 @@ from ..vfs.errors import VFSError
 from .helpers import FS_ERRORS, fail, read_file_bytes
 from .options import usage_failure
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
-from .tac import NONE, OPTIONAL, REQUIRED, gnu_getopt
+from .getopt import NONE, OPTIONAL, REQUIRED, gnu_getopt
 
 USAGE = "xargs [OPTION]... COMMAND [INITIAL-ARGS]..."
 DEFAULT_MAX_CHARS = 131072  # GNU's command buffer

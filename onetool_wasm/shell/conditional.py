@@ -53,7 +53,7 @@ async def _binary(shell: "Interpreter", node: CondBinary) -> bool:
 
 
 async def _regex_match(shell: "Interpreter", text: str, word: Word) -> bool:
-    from ..commands.regex import compile_regex
+    from ..regex import compile_regex
     pieces = await shell.expander.pattern(word)
     source = "".join(_regex_literal(piece) if quoted else piece for piece, quoted in pieces)
     try:

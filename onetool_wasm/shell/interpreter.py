@@ -577,7 +577,7 @@ class Interpreter:
 
     async def run_registered(self, argv: list[str], io: CommandIO) -> int:
         """A command of the registry: behind the policy gate, streaming when it can."""
-        from ..commands.system import closest_names
+        from ..commands.naming import closest_names
         spec = self.ctx.registry.get(argv[0])
         if spec is None:
             hint = closest_names(argv[0], self.ctx.registry.names())

@@ -1,6 +1,6 @@
 """ripgrep's regular expressions (Rust `regex` syntax) read into the project's syntax tree.
 
-The tree (regex_syntax nodes) is compiled by regex.Regex, so rg gets the same guard
+The tree (syntax.py nodes) is compiled by posix.Regex, so rg gets the same guard
 against catastrophic backtracking as grep and sed: ambiguous nesting runs on the linear
 engine. Patterns and data are bytes; classes such as `\\w`, `\\d`, `\\s` and case folding
 are ASCII (rg's Unicode classes agree on ASCII text). Case-insensitivity is applied while
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .regex import _MULTILINE_ASSERTS, Regex, _compile_python, _Emitter
-from .regex_syntax import Alt, Assert, ByteSet, Concat, Group, Lit, Node, RegexError, Repeat
+from .posix import _MULTILINE_ASSERTS, Regex, _compile_python, _Emitter
+from .syntax import Alt, Assert, ByteSet, Concat, Group, Lit, Node, RegexError, Repeat
 
 MAX_REPEAT = 1_000_000  # larger counts would build huge programs; refused with a message
 MAX_DEPTH = 50

@@ -1,78 +1,17 @@
-"""The system group: help, and memory (the runtime-scoped working notes)."""
+"""memory: the runtime-scoped working notes (store, recent, search)."""
 from __future__ import annotations
 
 import inspect
 import re
 from typing import Any
+from ...result import CommandResult, err, ok, printable
+from ..helpers import bounded_int, read_text_input, usage_error
+from ..spec import CommandContext, CommandSpec
 
-from ..result import CommandResult, err, ok, printable
-from .helpers import bounded_int, line_end, read_text_input, usage_error
-from .spec import CommandContext, CommandSpec
-
-
-def command_table(specs: list[CommandSpec]) -> list[str]:
-    """`  name     — summary` lines, as the tool description and `help` print them."""
-    return [f"  {spec.name.ljust(8)} — {spec.summary}" for spec in specs]
-
-
-def edit_distance(left: str, right: str) -> int:
-    """Optimal string alignment distance: insertions, deletions, substitutions, transpositions."""
-    previous2: list[int] = []
-    previous = list(range(len(right) + 1))
-    for i, a in enumerate(left, 1):
-        current = [i]
-        for j, b in enumerate(right, 1):
-            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b))
-            if i > 1 and j > 1 and a == right[j - 2] and left[i - 2] == b:
-                cost = min(cost, previous2[j - 2] + 1)
-            current.append(cost)
-        previous2, previous = previous, current
-    return previous[-1]
-
-
-def closest_names(name: str, names: list[str], limit: int = 3) -> list[str]:
-    """The nearest names (a typo or two away), best first; none when nothing is close."""
-    allowed = max(1, len(name) // 3)
-    scored = sorted((edit_distance(name, candidate), candidate) for candidate in names)
-    best = [(d, c) for d, c in scored if d <= allowed]
-    return [c for d, c in best if d == best[0][0]][:limit] if best else []
-
-
-def unknown_command_message(name: str, names: list[str]) -> str:
-    """`unknown command: x`, a suggestion when one is close, then what is available."""
-    suggestions = closest_names(name, names)
-    lines = [f"unknown command: {name}"]
-    if suggestions:
-        lines.append(f"did you mean: {', '.join(suggestions)}?")
-    lines.append(f"Available: {', '.join(names) if names else '(none)'}")
-    return "\n".join(lines)
-
-
-def cmd_help(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
-    if not args:
-        lines = ["Available commands:", *command_table(ctx.registry.all()), "",
-                 "Use: help <command>", "Or run a command with no args to get its usage."]
-        return ok("\n".join(lines) + line_end(ctx))
-    spec = ctx.registry.get(args[0])
-    if spec is None:
-        return err(f"help: {unknown_command_message(args[0], ctx.registry.names())}")
-    return ok(spec.help_text() + line_end(ctx))
-
-
-HELP = CommandSpec(
-    name="help",
-    summary="List commands or show detailed help for one command.",
-    usage="help [command]",
-    details="Examples:\n  help\n  help grep\n  grep",
-    group="system",
-    handler=cmd_help,
-    accepts_stdin=False, min_args=0, max_args=1, conformance_args=(),
-)
-
-
-# -- memory -------------------------------------------------------------------------------
 
 MEMORY_USAGE = "memory search <query> | memory recent [N] | memory store <text>"
+
+
 RECALL_LIMIT = 10
 
 
@@ -154,4 +93,6 @@ MEMORY = CommandSpec(
     kind=memory_kind, requires_adapter=None,
 )
 
-COMMANDS = [HELP, MEMORY]
+
+COMMANDS = [MEMORY]
+

@@ -1,6 +1,6 @@
 """POSIX regular expressions for grep and sed, run by Python's `re` over bytes.
 
-A pattern is parsed once (regex_syntax: GNU's BRE and ERE), translated to a Python
+A pattern is parsed once (syntax.py: GNU's BRE and ERE), translated to a Python
 bytes pattern, compiled, and cached (`compile_regex` is an LRU cache keyed by the
 patterns and options). Semantics are the C locale's: patterns and data are BYTES, so
 `.` matches one byte (an "é" is two), `[[:alpha:]]`, `\\w`, `\\b` and case folding (`-i`)
@@ -8,7 +8,7 @@ are ASCII-only, ranges compare byte values.
 
 POSIX picks the leftmost-LONGEST match; `re` picks the leftmost-first one. They differ
 only when a pattern offers alternatives (`a|ab`). For those patterns the match span
-comes from regex_nfa, a backtracking-free engine with POSIX semantics (back-references
+comes from nfa, a backtracking-free engine with POSIX semantics (back-references
 excepted), and the groups from `re.fullmatch` over that span.
 
 Guard against catastrophic backtracking: `re` can take exponential time when a loop
@@ -16,10 +16,10 @@ holds a repeat or alternatives that can match the same text in several ways
 (`\\(a*\\)*b`, `(a|ab)+`, `(\\w+\\s?)*$`) on one short line. Such ambiguous nesting is
 detected on the syntax tree (a variable repeat inside a loop must be followed by a byte it
 cannot match; alternatives inside a loop must start with different bytes), and those
-patterns never reach `re`'s search: regex_nfa runs them in time linear in the input
+patterns never reach `re`'s search: nfa.py runs them in time linear in the input
 (each NFA state is visited at most once per byte). A nested pattern that also uses a
 back-reference has no linear engine (back-references make matching NP-hard) and is
-refused with a RegexError, as is one whose expansion exceeds regex_nfa.MAX_PROGRAM
+refused with a RegexError, as is one whose expansion exceeds nfa.MAX_PROGRAM
 instructions, more than 50 nested groups, or a repeat count over RE_DUP_MAX (32767).
 What remains is `re`'s polynomial worst case on one very long line (`x.*y` restarts at
 every `x`), as for any backtracking engine; matches never span lines, so it is per line.
@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from . import regex_nfa
-from .regex_syntax import (Alt, AnyByte, Assert, Backref, ByteSet, Concat, Group, Lit, Node, RegexError, Repeat,
+from . import nfa
+from .syntax import (Alt, AnyByte, Assert, Backref, ByteSet, Concat, Group, Lit, Node, RegexError, Repeat,
                            literal_node, parse)
 
 __all__ = ["RegexError", "Regex", "compile_regex", "compile_grep", "Span"]
@@ -47,7 +47,7 @@ _BUFFER_ASSERTS = {**_MULTILINE_ASSERTS, "`": "(?m:^)", "'": "(?m:$)"}
 
 @dataclass(frozen=True)
 class Span:
-    """A match found by regex_nfa when no groups are wanted (same reading API as re.Match)."""
+    """A match found by nfa.py when no groups are wanted (same reading API as re.Match)."""
     string: bytes
     begin: int
     finish: int
@@ -256,13 +256,13 @@ class Regex:
         self._nfa_spans = not traits.backref and (traits.nested or (traits.alternation and not longest_first))
         # Nested patterns need the program now (a too-big one is refused at compile time);
         # others build it on first use and keep `re`'s spans if it is too big.
-        self._program: regex_nfa.Program | None = self._build_program() if traits.nested else None
+        self._program: nfa.Program | None = self._build_program() if traits.nested else None
         self._buffer: re.Pattern[bytes] | None | bool = False
 
-    def _build_program(self) -> regex_nfa.Program:
-        return regex_nfa.compile_program(self._node, self.ignore_case, self._multiline)
+    def _build_program(self) -> nfa.Program:
+        return nfa.compile_program(self._node, self.ignore_case, self._multiline)
 
-    def _span_program(self) -> regex_nfa.Program | None:
+    def _span_program(self) -> nfa.Program | None:
         if self._program is None and self._nfa_spans:
             try:
                 self._program = self._build_program()
@@ -285,7 +285,7 @@ class Regex:
 
     def test(self, data: bytes) -> bool:
         if self._program is not None and self._nfa_tests:
-            return regex_nfa.search(self._program, data, 0, first_only=True) is not None
+            return nfa.search(self._program, data, 0, first_only=True) is not None
         return self.python.search(data) is not None
 
     def search(self, data: bytes, pos: int = 0, groups: bool = True) -> re.Match[bytes] | Span | None:
@@ -294,7 +294,7 @@ class Regex:
         program = self._span_program()
         if program is None:
             return self.python.search(data, pos)
-        found = regex_nfa.search(program, data, pos)
+        found = nfa.search(program, data, pos)
         if found is None:
             return None
         if groups and self.groups:

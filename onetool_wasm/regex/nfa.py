@@ -4,13 +4,13 @@ Python's `re` backtracks: a nested quantifier such as `\\(a*\\)*b` can take expo
 time on one short line. This engine runs in time linear in the input for a fixed pattern
 (every NFA state is visited at most once per input byte), and it finds POSIX's
 leftmost-LONGEST match, where `re` finds the leftmost-first one (`a|ab` on "ab").
-It has no captures and no back-references; `regex.py` decides when to use it.
+It has no captures and no back-references; `posix.py` decides when to use it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .regex_syntax import (Alt, AnyByte, Assert, Backref, ByteSet, Concat, Group, Lit, Node, RegexError,
+from .syntax import (Alt, AnyByte, Assert, Backref, ByteSet, Concat, Group, Lit, Node, RegexError,
                            Repeat, WORD_BYTES)
 
 MAX_PROGRAM = 20000  # instructions; bigger expansions (huge intervals) are refused

@@ -1,0 +1,10 @@
+"""The adapters group: the host's search and fetch.
+
+One module a command; `COMMAND_MODULES` lists them, one a line, sorted (a module whose
+name starts with `_` helps the group's commands and is not one).
+"""
+
+COMMAND_MODULES = (
+    "fetch",
+    "search",
+)

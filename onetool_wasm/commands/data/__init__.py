@@ -1,0 +1,11 @@
+"""The data group: structured data (JSON, CSV, base64, calc, jq).
+
+One module a command; `COMMAND_MODULES` lists them, one a line, sorted (a module whose
+name starts with `_` helps the group's commands and is not one).
+"""
+
+COMMAND_MODULES = (
+    "base64",
+    "csv",
+    "json",
+)

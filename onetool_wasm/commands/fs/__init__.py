@@ -1,0 +1,8 @@
+"""The fs group: files and directories of the virtual file system.
+
+One module a command; `COMMAND_MODULES` lists them, one a line, sorted (a module whose
+name starts with `_` helps the group's commands and is not one).
+"""
+
+COMMAND_MODULES = (
+)

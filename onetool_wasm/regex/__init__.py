@@ -1,0 +1,10 @@
+"""Regular expressions as the text tools read them, over bytes in the C locale.
+
+`syntax` parses GNU's basic and extended syntaxes into a tree, `posix` turns the tree into a
+compiled matcher (Python's `re` where it agrees with POSIX, `nfa` where backtracking could
+explode or leftmost-longest matters), and `rust` reads ripgrep's dialect into the same tree.
+"""
+from .posix import Regex, Span, compile_grep, compile_regex, split_patterns
+from .syntax import RegexError
+
+__all__ = ["Regex", "RegexError", "Span", "compile_grep", "compile_regex", "split_patterns"]
