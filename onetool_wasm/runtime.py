@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from datetime import tzinfo
+from typing import Any, Callable, Iterable, Mapping
 
+from .commands.naming import unknown_command_message
 from .commands.registry import CommandRegistry
 from .commands.selection import create_command_registry, normalize_selection
 from .commands.spec import Adapters, CommandContext, CommandIO, CommandSpec, invoke_command
-from .commands.naming import unknown_command_message
 from .memory import SimpleMemory
 from .policy import Policy
 from .presentation import OutputLimits, Presentation, present, require_non_negative_int
@@ -229,10 +230,13 @@ async def create_agent_cli(vfs: VFS | None = None, adapters: Any = None, memory:
                            output_limits: Mapping[str, Any] | None = None,
                            execution_policy: Mapping[str, Any] | None = None,
                            policy: Any = None, confirm: Any = None, providers: Any = None,
-                           grammar: str = "bash", shell_session: bool = False) -> AgentCLI:
+                           grammar: str = "bash", shell_session: bool = False,
+                           clock: Callable[[], float] | None = None, timezone: tzinfo | None = None) -> AgentCLI:
     """Build and initialise a runtime; every option is optional (a MemoryVFS by default).
     `grammar`: "bash" (the shell language) or "strict" (the upstream one-tool grammar).
-    `shell_session`: keep shell variables, functions and the cwd from one run to the next."""
+    `shell_session`: keep shell variables, functions and the cwd from one run to the next.
+    `clock`: seconds since the epoch, now (default time.time); `timezone`: the zone local
+    times are shown in (default the host's)."""
     max_materialized, shell_limits = _execution_policy(execution_policy)
     ctx = CommandContext(
         vfs=vfs if vfs is not None else MemoryVFS(),
@@ -242,7 +246,10 @@ async def create_agent_cli(vfs: VFS | None = None, adapters: Any = None, memory:
         max_materialized_bytes=max_materialized,
         policy=Policy.coerce(policy),
         confirm=confirm,
+        timezone=timezone,
     )
+    if clock is not None:
+        ctx.clock = clock
     if providers:
         _register_operations(ctx, providers)
     runtime = AgentCLI(ctx, OutputLimits.from_options(output_limits), grammar, shell_limits, shell_session)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, Union
 
@@ -55,8 +56,11 @@ class CommandContext:
     policy: Any = None
     confirm: Any = None
     operations: Any = None
-    # The zone local times are shown in (`diff` headers); None is the host's own zone.
+    # The zone local times are shown in (`diff` headers, `date`); None is the host's own zone.
     timezone: Any = None
+    # Seconds since the epoch, now (`date`, `touch`, `find -mmin`); a host or test injects
+    # a fixed clock through create_agent_cli(clock=...).
+    clock: Callable[[], float] = time.time
     # "bash" (the shell language: GNU texts, silent mkdir/cp/mv/rm/touch) or "strict" (the
     # upstream grammar and its texts). The runtime sets it; a bare context is "strict".
     grammar: str = "strict"
