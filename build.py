@@ -99,10 +99,17 @@ def cmd_build(args, extra) -> int:
 
 
 def cmd_serve(args, extra) -> int:
-    from tools.serve import serve
+    from tools.serve import PortUnavailable, listen, serve
 
-    build_site()
-    serve(SITE, args.port)
+    # Take the port first: a busy one is reported at once, not after a build.
+    try:
+        server = listen(SITE, args.port)
+    except PortUnavailable as error:
+        print(f"serve: {error}", file=sys.stderr)
+        return 1
+    with server:
+        build_site()
+        serve(SITE, args.port, server=server)
     return 0
 
 
@@ -419,7 +426,15 @@ def copy_web(site: Path) -> None:
 
 
 def write_manifest(site: Path, info: dict, lock: dict, project: Path) -> None:
-    """onetool-manifest.json: what web/js/boot.js loads (URLs relative to the site's root)."""
+    """onetool-manifest.json: what web/js/boot.js loads (URLs relative to the site's root).
+
+    `files` lists every file of the site but the manifest itself with its size and sha256
+    (web/sw.js caches them for offline use; boot.js reads the sizes as download totals);
+    `siteHash` is the sha256 of that list, so it changes whenever any file does: it names the
+    service worker's cache and is part of the key of the boot snapshot, with `lockSha256`
+    (the lock file, which holds each wheel's sha256) and `wheels` (file name -> sha256)."""
+    files = site_files(site)
+    lock_file = site / "pyodide" / "pyodide-lock.json"
     manifest = {
         "pyodideVersion": pins.PYODIDE_VERSION,
         "python": info["python"],
@@ -428,8 +443,24 @@ def write_manifest(site: Path, info: dict, lock: dict, project: Path) -> None:
         "packages": sorted(lock),
         "wheel": f"wheels/{project.name}",
         "version": wheel_metadata(project)["Version"],
+        "lockSha256": sha256_file(lock_file),
+        "wheels": {path.split("/")[-1]: entry["sha256"] for path, entry in files.items() if path.startswith("wheels/")},
+        "siteHash": hashlib.sha256("".join(f"{path} {entry['sha256']}\n" for path, entry in files.items())
+                                   .encode()).hexdigest(),
+        "files": files,
     }
     (site / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def site_files(site: Path) -> dict:
+    """{path relative to the site, "/"-separated: {size, sha256}} of every site file but the
+    manifest, sorted by path."""
+    files = {}
+    for path in sorted(p for p in site.rglob("*") if p.is_file()):
+        relative = path.relative_to(site).as_posix()
+        if relative != MANIFEST_NAME:
+            files[relative] = {"size": path.stat().st_size, "sha256": sha256_file(path)}
+    return files
 
 
 def copy_pyodide_runtime(package: Path, dest: Path) -> None:

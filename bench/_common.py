@@ -29,7 +29,7 @@ def run_in_pyodide(script: str, runs: int) -> Results | None:
 def ratio_table(lines: tuple[str, ...], columns: dict[str, Results | None], gnu: Results | None,
                 width: int = 40) -> str:
     """One row a command line: each runtime's median, GNU's, each ratio to GNU, and whether
-    every runtime printed what GNU printed."""
+    every runtime printed what GNU printed (a runtime that did not run a line shows n/a)."""
     present = {label: results for label, results in columns.items() if results}
     header = f"{'command line':{width}}" + "".join(f"{label + ' ms':>16}" for label in present) + \
         f"{'GNU ms':>9}" + "".join(f"{label + '/GNU':>20}" for label in present) + "  same output"
@@ -37,10 +37,12 @@ def ratio_table(lines: tuple[str, ...], columns: dict[str, Results | None], gnu:
     for line in lines:
         theirs = (gnu or {}).get(line)
         shown = line if len(line) < width else line[:width - 4] + "..."
-        cells = [f"{shown:{width}}"] + [f"{results[line]['median_ms']:16.1f}" for results in present.values()]
+        mine = [results[line] for results in present.values() if line in results]
+        cells = [f"{shown:{width}}"] + [f"{results[line]['median_ms']:16.1f}" if line in results else f"{'n/a':>16}"
+                                        for results in present.values()]
         cells.append(f"{theirs['median_ms']:9.1f}" if theirs else f"{'n/a':>9}")
-        cells += [f"{results[line]['median_ms'] / theirs['median_ms']:19.1f}x" if theirs else f"{'n/a':>20}"
-                  for results in present.values()]
-        same = all(theirs and results[line]["stdout"] == theirs["stdout"] for results in present.values())
+        cells += [f"{results[line]['median_ms'] / theirs['median_ms']:19.1f}x" if theirs and line in results
+                  else f"{'n/a':>20}" for results in present.values()]
+        same = all(theirs and result["stdout"] == theirs["stdout"] for result in mine)
         rows.append("".join(cells) + ("  yes" if same else "  n/a" if not theirs else "  NO"))
     return "\n".join(rows)

@@ -7,12 +7,13 @@ which the policy's `on_no_confirm` settles (deny by default: fail closed).
 """
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from .redaction import redact, restore_redacted
+from .redaction import redact, redact_argv, redact_text, restore_redacted
 
 APPROVED, DECLINED, UNAVAILABLE = "approved", "declined", "unavailable"
 OUTCOMES = (APPROVED, DECLINED, UNAVAILABLE)
@@ -29,6 +30,7 @@ class ConsentRequest:
     input_schema: Mapping[str, Any] | None = None
     command_line: str | None = None  # for built-in commands: what the model ran
     original_input: Any = field(default=None, repr=False, compare=False)
+    secrets: tuple[str, ...] = field(default=(), repr=False, compare=False)  # registered values to hide
 
     @property
     def namespace(self) -> str:
@@ -60,9 +62,18 @@ class ConsentRequest:
 
 def make_request(ref: str, kind: str, reason: str, summary: str = "", input: Any = None,
                  input_schema: Mapping[str, Any] | None = None,
-                 command_line: str | None = None) -> ConsentRequest:
-    return ConsentRequest(ref, kind, reason, summary, redact(input), input_schema, command_line,
-                          original_input=input)
+                 command_line: str | None = None, secrets: Iterable[str] = ()) -> ConsentRequest:
+    """The request a human sees: input, summary and command line redacted (secret keys,
+    token shapes, header pairs, the registered `secrets`); the original kept to run with."""
+    secrets = tuple(secrets)
+    shown = redact(input, secrets)
+    if (isinstance(input, Mapping) and isinstance(input.get("args"), list)
+            and all(isinstance(arg, str) for arg in input["args"])):
+        shown = {**shown, "args": list(redact_argv(input["args"], secrets))}  # --password hunter2
+    if command_line is not None:
+        command_line = redact_text(command_line, secrets)
+    return ConsentRequest(ref, kind, reason, redact_text(summary, secrets) if summary else summary, shown,
+                          input_schema, command_line, original_input=input, secrets=secrets)
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,7 @@ def read_decision(answer: Any, request: ConsentRequest) -> ConsentDecision:
         word = answer.strip().lower()
         if word in OUTCOMES:
             return ConsentDecision(word)
-        return ConsentDecision(DECLINED, note=f"unrecognised answer {answer!r}")
+        return ConsentDecision(DECLINED, note=redact_text(f"unrecognised answer {answer!r}", request.secrets))
     if isinstance(answer, Mapping):
         return _decision_from_mapping(answer, request)
     return ConsentDecision(DECLINED, note=f"unrecognised answer of type {type(answer).__name__}")
@@ -100,21 +111,39 @@ def _decision_from_mapping(answer: Mapping[str, Any], request: ConsentRequest) -
     if outcome is None and "approved" in answer:
         outcome = APPROVED if answer["approved"] is True else DECLINED
     if outcome not in OUTCOMES:
-        return ConsentDecision(DECLINED, note=f"unrecognised answer {dict(answer)!r}")
+        return ConsentDecision(DECLINED, note=f"unrecognised answer {redact(dict(answer), request.secrets)!r}")
     if outcome == APPROVED and "input" in answer:
-        edited = restore_redacted(answer["input"], request.original_input)
+        edited = restore_redacted(answer["input"], request.original_input, request.input)
         return ConsentDecision(APPROVED, edited, edited != request.original_input)
     return ConsentDecision(outcome)
 
 
-async def ask(confirm: Callable[[ConsentRequest], Any] | None, request: ConsentRequest) -> ConsentDecision:
-    """Ask the host's confirm function; a failing one declines (fail closed) and says why."""
+async def ask(confirm: Callable[[ConsentRequest], Any] | None, request: ConsentRequest,
+              timeout_seconds: float | None = None) -> ConsentDecision:
+    """Ask the host's confirm function. Fail closed: one that raises anything (KeyboardInterrupt
+    and SystemExit included) or does not answer within `timeout_seconds` declines, and the note
+    says so without the exception's text (which may hold what the human must not leak)."""
     if confirm is None:
         return ConsentDecision(UNAVAILABLE, note="no confirm function configured")
     try:
         answer = confirm(request)
         if inspect.isawaitable(answer):
-            answer = await answer
-    except Exception as error:  # the host's code failed: nobody approved anything
-        return ConsentDecision(DECLINED, note=f"confirm failed: {str(error) or type(error).__name__}")
+            answer = await asyncio.wait_for(_awaited(answer), timeout_seconds)
+    except asyncio.TimeoutError:
+        return ConsentDecision(DECLINED, note=f"no answer within {timeout_seconds:g} s")
+    except asyncio.CancelledError:
+        if _cancelled_from_outside():
+            raise  # the run itself is being stopped: not the confirm function's doing
+        return ConsentDecision(DECLINED, note="confirm failed (CancelledError)")
+    except BaseException as error:  # noqa: B036 - the host's code failed: nobody approved anything
+        return ConsentDecision(DECLINED, note=f"confirm failed ({type(error).__name__})")
     return read_decision(answer, request)
+
+
+async def _awaited(answer: Any) -> Any:
+    return await answer
+
+
+def _cancelled_from_outside() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

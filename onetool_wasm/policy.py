@@ -14,15 +14,35 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 VERDICTS = ("allow", "confirm", "deny")
+DEFAULT_CONFIRM_TIMEOUT_SECONDS = 300.0
 MODES = ("guided", "strict")
 KINDS = ("read", "write", "sensitive")
 
 # First words that name an operation which only reads. Matched as whole words.
 READ_VERBS = frozenset("""
     list get describe search query lookup head scan select check test validate preview
-    estimate simulate verify discover count resolve detect is can has filter retrieve
+    estimate simulate verify discover count detect is can has filter retrieve
     view read poll peek find fetch show exists
 """.split())
+
+# Words that change something. Fail-safe: one anywhere in a name makes it a write, even after
+# a read verb (`findOneAndDelete`, `getOrCreateUser`, `testAndSet`, `validateAndCommit`).
+WRITE_VERBS = frozenset("""
+    add append apply approve archive assign attach ban block cancel change charge clear close
+    commit configure create decline delete deploy destroy detach disable drop edit enable
+    erase execute expire flush grant import insert install invite invoke kill lock mark merge
+    modify move mutate patch pay post publish purge push put reboot refund register reject
+    remove rename replace reset resolve restart restore revoke rotate run save send set start
+    stop store submit suspend terminate transfer trigger truncate uninstall unlock unregister
+    update upload upsert write
+""".split())
+
+# First words that ask a question (`canEdit`, `isDeleted`): reads, unless the name goes on
+# to do something (`existsOrCreate`).
+PREDICATES = frozenset({"is", "can", "has", "exists"})
+
+# A leading word that says "many of": the next word is the verb (`batchDeleteThings`).
+BATCH_WORDS = frozenset({"batch", "bulk"})
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _SEPARATORS = re.compile(r"[-_\s]")
@@ -34,10 +54,16 @@ def name_words(name: str) -> list[str]:
 
 
 def infer_kind(name: str) -> str:
-    """"read" when the name's first word (after `batch`) is a read verb, else "write"."""
+    """"read" when the name's first word (after `batch`/`bulk`) is a read verb and no word
+    is a write verb, or when it asks a question (`canEdit`); anything else is a "write"
+    (fail-safe: an unknown name asks first)."""
     words = name_words(name)
-    if words and words[0] == "batch":
+    if words and words[0] in BATCH_WORDS:
         words = words[1:]
+    if words and words[0] in PREDICATES and not {"and", "or"} & set(words):
+        return "read"
+    if any(word in WRITE_VERBS for word in words):
+        return "write"
     return "read" if words and words[0] in READ_VERBS else "write"
 
 
@@ -61,9 +87,19 @@ class Pattern:
         return cls(text, _wildcard(namespace) if ":" in text else None, _wildcard(operation))
 
     def matches(self, namespace: str, operation: str) -> bool:
+        """`deletePet` against `*:delete*`; a batch form (`batchDeletePets`) matches what the
+        same name without its batch word matches."""
         if self.namespace is not None and not self.namespace.fullmatch(normalize_name(namespace)):
             return False
-        return self.operation.fullmatch(normalize_name(operation)) is not None
+        return any(self.operation.fullmatch(form) for form in _operation_forms(operation))
+
+
+def _operation_forms(operation: str) -> list[str]:
+    forms = [normalize_name(operation)]
+    words = name_words(operation)
+    if len(words) > 1 and words[0] in BATCH_WORDS:
+        forms.append("".join(words[1:]))
+    return forms
 
 
 def _wildcard(text: str) -> re.Pattern[str]:
@@ -91,15 +127,20 @@ class Policy:
     deny: tuple[Pattern, ...] = ()
     sensitive: tuple[Pattern, ...] = ()
     on_no_confirm: str = "deny"  # what "confirm" becomes when nobody can be asked
+    # How long a human may take to answer before the ask counts as declined (None: no limit).
+    confirm_timeout_seconds: float | None = DEFAULT_CONFIRM_TIMEOUT_SECONDS
     source: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_dict(cls, options: Mapping[str, Any] | None) -> "Policy":
-        """Build from {"mode", "allow", "confirm", "deny", "sensitive", "onNoConfirm"} (or snake_case)."""
+        """Build from {"mode", "allow", "confirm", "deny", "sensitive", "onNoConfirm",
+        "confirmTimeoutSeconds"} (or snake_case)."""
         data = dict(options or {})
-        if "onNoConfirm" in data:
-            data["on_no_confirm"] = data.pop("onNoConfirm")
-        unknown = set(data) - {"mode", "allow", "confirm", "deny", "sensitive", "on_no_confirm"}
+        for camel, snake in (("onNoConfirm", "on_no_confirm"), ("confirmTimeoutSeconds", "confirm_timeout_seconds")):
+            if camel in data:
+                data[snake] = data.pop(camel)
+        unknown = set(data) - {"mode", "allow", "confirm", "deny", "sensitive", "on_no_confirm",
+                               "confirm_timeout_seconds"}
         if unknown:
             raise ValueError(f"unknown policy option: {', '.join(sorted(unknown))}")
         mode = data.get("mode", "guided")
@@ -108,8 +149,13 @@ class Policy:
         on_no_confirm = data.get("on_no_confirm", "deny")
         if on_no_confirm not in ("deny", "allow"):
             raise ValueError(f"policy onNoConfirm must be 'deny' or 'allow', got {on_no_confirm!r}")
+        timeout = data.get("confirm_timeout_seconds", DEFAULT_CONFIRM_TIMEOUT_SECONDS)
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not timeout > 0):
+            raise ValueError(f"policy confirmTimeoutSeconds must be a positive number or null, got {timeout!r}")
         lists = {key: _patterns(data.get(key), key) for key in ("allow", "confirm", "deny", "sensitive")}
-        return cls(mode=mode, on_no_confirm=on_no_confirm, source=dict(options or {}), **lists)
+        return cls(mode=mode, on_no_confirm=on_no_confirm, confirm_timeout_seconds=timeout,
+                   source=dict(options or {}), **lists)
 
     @classmethod
     def coerce(cls, value: "Policy | Mapping[str, Any] | None") -> "Policy | None":

@@ -18,7 +18,8 @@ from .commands.selection import create_command_registry, normalize_selection
 from .commands.spec import Adapters, CommandContext, CommandIO, CommandSpec, invoke_command
 from .memory import SimpleMemory
 from .policy import Policy
-from .presentation import OutputLimits, Presentation, present, require_non_negative_int
+from .presentation import OutputLimits, Presentation, present, require_non_negative_int, spill_files
+from .redaction import redact_execution
 from .result import OCTET, CommandResult, err, ok, printable
 from .textutil import looks_binary
 from .shell import ChainItem, ParseError, Pipeline, parse_command_line
@@ -39,15 +40,26 @@ class CommandTrace:
     stderr: str
     exit_code: int
     content_type: str
+    duration_ms: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"argv": list(self.argv), "stdinBytes": self.stdin_bytes, "stdoutBytes": self.stdout_bytes,
+                "stderr": self.stderr, "exitCode": self.exit_code, "contentType": self.content_type,
+                "durationMs": self.duration_ms}
 
 
 @dataclass(frozen=True)
 class PipelineTrace:
-    relation: str | None
+    relation_from_previous: str | None  # None, ";", "&&", "||" (upstream's name)
     executed: bool
     exit_code: int | None = None
     commands: tuple[CommandTrace, ...] = ()
     skipped_reason: str | None = None  # "previous_succeeded" | "previous_failed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"relationFromPrevious": self.relation_from_previous, "executed": self.executed,
+                "exitCode": self.exit_code, "skippedReason": self.skipped_reason,
+                "commands": [command.to_dict() for command in self.commands]}
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,17 @@ class RunExecution:
     content_type: str
     trace: tuple[PipelineTrace, ...]
     presentation: Presentation
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run as JSON-ready data, in upstream's camelCase names (stdout stays bytes)."""
+        p = self.presentation
+        return {
+            "commandLine": self.command_line, "exitCode": self.exit_code, "durationMs": self.duration_ms,
+            "stdout": self.stdout, "stderr": self.stderr, "contentType": self.content_type,
+            "trace": [pipeline.to_dict() for pipeline in self.trace],
+            "presentation": {"text": p.text, "body": p.body, "stdoutMode": p.stdout_mode, "savedPath": p.saved_path,
+                             "totalBytes": p.total_bytes, "totalLines": p.total_lines},
+        }
 
 
 @dataclass
@@ -89,6 +112,10 @@ class AgentCLI:
 
     async def initialize(self) -> None:
         await self.ctx.vfs.mkdir(self.ctx.output_dir, True)
+        # Number spill files after the ones already there (another process, an earlier
+        # session), so none is overwritten.
+        existing = await spill_files(self.ctx)
+        self.ctx.output_counter = max([self.ctx.output_counter, *(number for number, _, _ in existing)])
 
     async def run(self, command_line: str) -> str:
         """The text block for the model: output, [error]/[stderr], footer."""
@@ -105,11 +132,11 @@ class AgentCLI:
                 outcome = await self._execute_chain(parse_command_line(printable(command_line)))
             except ParseError as error:
                 outcome = _ChainOutcome(err(error.message, 2))
-        duration_ms = max(0, round((time.perf_counter() - started) * 1000))
         result = outcome.result
-        presentation = await present(self.ctx, result, duration_ms, self.output_limits)
-        return RunExecution(command_line, result.exit_code, duration_ms, result.stdout, result.stderr,
-                            result.content_type, tuple(outcome.trace), presentation)
+        presentation = await present(self.ctx, result, started, self.output_limits)
+        return redact_execution(RunExecution(command_line, result.exit_code, presentation.duration_ms, result.stdout,
+                                             result.stderr, result.content_type, tuple(outcome.trace), presentation),
+                                self.ctx)
 
     def build_tool_description(self, variant: str = "full-tool-description") -> str:
         from .tooldef import build_tool_description
@@ -172,9 +199,11 @@ class AgentCLI:
         result = ok("")
         commands: list[CommandTrace] = []
         for command in pipeline.commands:
+            started = time.perf_counter()
             result = await self._dispatch(list(command.argv), stdin)
             commands.append(CommandTrace(command.argv, len(stdin), len(result.stdout), result.stderr,
-                                         result.exit_code, result.content_type))
+                                         result.exit_code, result.content_type,
+                                         round((time.perf_counter() - started) * 1000)))
             if result.exit_code != 0:
                 break
             stdin = result.stdout
@@ -203,8 +232,8 @@ class AgentCLI:
 
 
 def _pipeline_trace(step: StepRecord) -> PipelineTrace:
-    commands = tuple(CommandTrace(c.argv, c.stdin_bytes, c.stdout_bytes, c.stderr, c.status, "text/plain")
-                     for c in step.commands)
+    commands = tuple(CommandTrace(c.argv, c.stdin_bytes, c.stdout_bytes, c.stderr, c.status, "text/plain",
+                                  c.duration_ms) for c in step.commands)
     return PipelineTrace(step.relation, step.executed, step.status, commands, step.skipped_reason)
 
 

@@ -38,6 +38,9 @@ class Reader:
     # A file can be read again from where a command stopped (GNU head seeks back); bytes
     # taken from a pipe are gone.
     seekable = True
+    # A regular file's size when the input is one (`< file`), as fstat tells a program
+    # (`wc < f` sizes its columns from it); None for pipes, here-documents, terminals.
+    file_size: int | None = None
 
     def __init__(self) -> None:
         self._pending: deque[bytes] = deque()
@@ -278,6 +281,7 @@ class CountingReader(Reader):
         self.source = source
         self.count = 0
         self.seekable = source.seekable
+        self.file_size = source.file_size
 
     async def read(self) -> bytes:
         chunk = await self.source.read()

@@ -103,7 +103,7 @@ def test_sum_over_100k_lines_is_fast():
 
 
 def test_writes_go_to_the_vfs_and_kind_says_write():
-    from onetool_wasm.commands.awk import program_kind
+    from onetool_wasm.commands.text.awk import program_kind
     assert program_kind(["{print > \"o.txt\"}"]) == "write"
     assert program_kind(["{print $1}"]) == "read"
     assert program_kind(["BEGIN{system(\"rm x\")}"]) == "write"
@@ -113,7 +113,7 @@ def test_writes_go_to_the_vfs_and_kind_says_write():
 
 
 def test_help_has_examples():
-    from onetool_wasm.commands.awk import COMMANDS
+    from onetool_wasm.commands.text.awk import COMMANDS
     spec = COMMANDS[0]
     assert spec.group == "text" and "Examples:" in spec.details
 

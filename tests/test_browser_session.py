@@ -76,16 +76,18 @@ def test_run_and_run_detailed_in_camel_case() -> None:
     assert zero_duration(handle(s, "run", line="grep -c a /a.txt")) == "2\n\n[exit:0 | 0ms]"
     detailed = handle(s, "runDetailed", line="cat /a.txt | head -n 1 || echo no")
     assert detailed["stdout"] == b"alpha\n"
+    durations = [c.pop("durationMs") for pipeline in detailed["trace"] for c in pipeline["commands"]]
+    assert all(isinstance(ms, int) and ms >= 0 for ms in durations) and len(durations) == 2
     assert {k: v for k, v in detailed.items() if k not in ("durationMs", "presentation", "stdout")} == {
         "commandLine": "cat /a.txt | head -n 1 || echo no", "exitCode": 0, "stderr": "",
         "contentType": "text/plain",
-        "trace": [{"relation": None, "executed": True, "exitCode": 0, "skippedReason": None, "commands": [
+        "trace": [{"relationFromPrevious": None, "executed": True, "exitCode": 0, "skippedReason": None, "commands": [
                        {"argv": ["cat", "/a.txt"], "stdinBytes": 0, "stdoutBytes": 11, "stderr": "", "exitCode": 0,
                         "contentType": "text/plain"},
                        {"argv": ["head", "-n", "1"], "stdinBytes": 11, "stdoutBytes": 6, "stderr": "", "exitCode": 0,
                         "contentType": "text/plain"}]},
-                  {"relation": "||", "executed": False, "exitCode": None, "skippedReason": "previous_succeeded",
-                   "commands": []}],
+                  {"relationFromPrevious": "||", "executed": False, "exitCode": None,
+                   "skippedReason": "previous_succeeded", "commands": []}],
     }
     assert detailed["presentation"]["body"] == "alpha"
     assert detailed["presentation"]["stdoutMode"] == "plain"

@@ -38,6 +38,7 @@ class FakeDatabase:
     def __init__(self, quota: int | None = None) -> None:
         self.files: dict[str, tuple[bytes, int]] = {}
         self.dirs: dict[str, int] = {}
+        self.modes: dict[str, int] = {}  # the records' optional `mode` field
         self.stores: list[FakeStore] = []
         self.quota = quota  # total bytes of file data a commit may leave
         self.commits = 0
@@ -59,8 +60,11 @@ class FakeStore:
 
     async def load(self) -> tuple[list[tuple[str, int, int]], list[tuple[str, int]]]:
         self.loads += 1
-        files = [(path, len(data), mtime) for path, (data, mtime) in sorted(self.db.files.items())]
-        return files, sorted(self.db.dirs.items())
+        modes = self.db.modes
+        files = [(path, len(data), mtime, *([modes[path]] if path in modes else []))
+                 for path, (data, mtime) in sorted(self.db.files.items())]
+        dirs = [(path, mtime, *([modes[path]] if path in modes else [])) for path, mtime in sorted(self.db.dirs.items())]
+        return files, dirs
 
     async def read(self, path: str) -> bytes | None:
         self.reads += 1
@@ -68,12 +72,12 @@ class FakeStore:
         return entry[0] if entry else None
 
     async def commit(self, ops: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
-        files, dirs = copy.copy(self.db.files), copy.copy(self.db.dirs)
+        files, dirs, modes = copy.copy(self.db.files), copy.copy(self.db.dirs), copy.copy(self.db.modes)
         for op in ops:
-            apply_op(files, dirs, op)
+            apply_op(files, dirs, op, modes)
         if self.db.quota is not None and self.db.used(files) > self.db.quota:
             raise StoreError("QuotaExceededError", "The quota has been exceeded.")
-        self.db.files, self.db.dirs = files, dirs
+        self.db.files, self.db.dirs, self.db.modes = files, dirs, modes
         self.db.commits += 1
         self.broadcast({"changes": changes})
         if self.interrupt_next_commit:
@@ -81,7 +85,7 @@ class FakeStore:
             raise asyncio.CancelledError()  # committed, but the caller never heard back
 
     async def clear(self, root_mtime_ms: int) -> None:
-        self.db.files, self.db.dirs = {}, {"/": root_mtime_ms}
+        self.db.files, self.db.dirs, self.db.modes = {}, {"/": root_mtime_ms}, {}
         self.broadcast({"reset": True})
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -97,9 +101,18 @@ class FakeStore:
         self.db.stores.remove(self)
 
 
-def apply_op(files: dict, dirs: dict, op: dict[str, Any]) -> None:
+def apply_op(files: dict, dirs: dict, op: dict[str, Any], modes: dict | None = None) -> None:
+    """One store operation, as web/js/idb-store.js applies it (records' `mode` in `modes`)."""
+    modes = {} if modes is None else modes
     kind, path = op["op"], op["path"]
-    if kind == "putFile":
+    if kind in ("putFile", "copyFile", "putDir") or (kind == "appendFile" and "mode" in op):
+        modes.pop(path, None)
+        if "mode" in op:
+            modes[path] = op["mode"]
+    if kind == "chmod":
+        if path in (dirs if op["kind"] == "dir" else files):
+            modes[path] = op["mode"]
+    elif kind == "putFile":
         files[path] = (bytes(op["data"]), op["mtimeMs"])
     elif kind == "appendFile":
         files[path] = (files.get(path, (b"", 0))[0] + op["data"], op["mtimeMs"])
@@ -109,11 +122,12 @@ def apply_op(files: dict, dirs: dict, op: dict[str, Any]) -> None:
         files[path] = (files[op["from"]][0], op["mtimeMs"])
     elif kind == "deleteFile":
         files.pop(path, None)
+        modes.pop(path, None)
     elif kind == "putDir":
         dirs[path] = op["mtimeMs"]
     elif kind == "deleteTree":
         prefix = path + "/"
-        for table in (files, dirs):
+        for table in (files, dirs, modes):
             for key in [k for k in table if k == path or k.startswith(prefix)]:
                 del table[key]
     else:
@@ -397,3 +411,57 @@ def test_a_runtime_over_browser_vfs_runs_pipelines() -> None:
     first, second = asyncio.run(go())
     assert zero_duration(first) == "wrote 7B to /logs/app.log\nappended 12B to /logs/app.log\n\n[exit:0 | 0ms]"
     assert zero_duration(second) == "2\n\n[exit:0 | 0ms]"
+
+
+# -- permission bits (chmod) ----------------------------------------------------------------------
+
+def test_modes_persist_reload_and_reach_other_tabs() -> None:
+    async def go() -> None:
+        db = FakeDatabase()
+        first, second = await tab(db).open(), await tab(db).open()
+        await first.write_bytes("/d/f", b"x")
+        assert (await first.stat("/d/f")).mode == 0o644 and (await first.stat("/d")).mode == 0o755
+        await first.chmod("/d/f", 0o700)
+        await first.chmod("/d", 0o750)
+        assert db.modes == {"/d/f": 0o700, "/d": 0o750}
+        assert (await second.stat("/d/f")).mode == 0o700          # told by the broadcast
+        assert (await tab(db).stat("/d")).mode == 0o750           # read back by a reload
+        await first.write_bytes("/d/f", b"new")                   # an overwrite keeps the bits
+        await first.append_bytes("/d/f", b"+")
+        assert db.modes["/d/f"] == 0o700 and (await tab(db).stat("/d/f")).mode == 0o700
+        await first.copy("/d/f", "/g")                            # GNU cp: masked by umask 022
+        await first.move("/d", "/m")                              # mv keeps them
+        reloaded = tab(db)
+        assert [(await reloaded.stat(p)).mode for p in ("/g", "/m", "/m/f")] == [0o700, 0o750, 0o700]
+        await first.delete("/m")
+        await first.write_bytes("/m/f", b"")
+        assert (await tab(db).stat("/m/f")).mode == 0o644 and "/m/f" not in db.modes
+    asyncio.run(go())
+
+
+def test_records_without_a_mode_read_as_the_defaults() -> None:
+    async def go() -> None:
+        db = FakeDatabase()
+        db.dirs = {"/": 1, "/old": 1}
+        db.files = {"/old/f.txt": (b"x", 1)}
+        vfs = await tab(db).open()
+        assert (await vfs.stat("/old")).mode == 0o755 and (await vfs.stat("/old/f.txt")).mode == 0o644
+    asyncio.run(go())
+
+
+def test_a_refused_chmod_transaction_leaves_the_bits_as_they_were() -> None:
+    async def go() -> None:
+        db = FakeDatabase()
+        vfs = await tab(db).open()
+        await vfs.write_bytes("/f", b"x")
+        failing = db.stores[0]
+        original = failing.commit
+
+        async def refuse(ops, changes):
+            raise StoreError("QuotaExceededError", "full")
+        failing.commit = refuse  # type: ignore[method-assign]
+        with pytest.raises(VFSError):
+            await vfs.chmod("/f", 0o600)
+        failing.commit = original  # type: ignore[method-assign]
+        assert (await vfs.stat("/f")).mode == 0o644 and db.modes == {}
+    asyncio.run(go())

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from onetool_wasm.commands.calc import MAX_DEPTH, CalcError, format_js_number, safe_eval_arithmetic, tokenize
+from onetool_wasm.commands.data.calc import MAX_DEPTH, CalcError, safe_eval_arithmetic, tokenize
+from onetool_wasm.commands.json_text import format_js_number
 
 from .data_world import fuzz_command, out, run
 from .helpers import conformance_test

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 
 from onetool_wasm.commands import invoke_command
-from onetool_wasm.commands.diff import DIFF
-from onetool_wasm.commands.diff_algorithm import Change, edit_script
-from onetool_wasm.commands.diff_format import context_time, quote_name, unified_time
+from onetool_wasm.commands.fs.diff import DIFF
+from onetool_wasm.diff.algorithm import Change, edit_script
+from onetool_wasm.diff.format import context_time, quote_name, unified_time
 from onetool_wasm.commands.registry import CommandRegistry
 from onetool_wasm.testing import create_test_command_context
 from onetool_wasm.vfs import MemoryVFS

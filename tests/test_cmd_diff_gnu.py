@@ -22,7 +22,7 @@ from datetime import timezone
 import pytest
 
 from onetool_wasm.commands import invoke_command
-from onetool_wasm.commands.diff import DIFF
+from onetool_wasm.commands.fs.diff import DIFF
 from onetool_wasm.commands.registry import CommandRegistry
 from onetool_wasm.testing import create_test_command_context
 from onetool_wasm.vfs import DirectoryVFS

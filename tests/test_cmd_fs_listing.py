@@ -1,7 +1,7 @@
 """ls: upstream's -1aRl listing, C-locale order, and several operands as GNU ls prints them."""
 from __future__ import annotations
 
-from onetool_wasm.commands.fs_listing import iso_timestamp
+from onetool_wasm.commands.fs.ls import iso_timestamp
 
 from .helpers import call, command_context, outcome
 

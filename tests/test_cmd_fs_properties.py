@@ -16,8 +16,8 @@ WORLD = {"/notes/a.txt": "alpha\n", "/notes/.hidden": "h", "/notes/sub/b.md": "b
          "/img/x.bin": b"\x00\x01\x02", "/empty": {"kind": "dir"}, "/-p": "dash"}
 
 FLAGS = {
-    "ls": ["-1", "-a", "-R", "-l", "-la", "-1aRl", "-x", "--all", "--"],
-    "stat": [],
+    "ls": ["-1", "-a", "-R", "-l", "-la", "-1aRl", "-x", "-C", "-m", "-w", "-w0", "--width=9", "--all", "--"],
+    "stat": ["-c", "%a %A %n", "--printf", "%s\\n", "-t", "-L", "--"],
     "cat": ["-", "-n"],
     "write": ["-"],
     "append": ["-"],
@@ -33,6 +33,7 @@ FLAGS = {
     "dirname": ["-z", "--"],
     "realpath": ["-e", "-m", "-s", "-z", "--relative-to=/notes", "--relative-base=/", "--"],
     "readlink": ["-f", "-e", "-m", "-n", "-v", "-z", "--"],
+    "chmod": ["-R", "-v", "-c", "-f", "755", "u+x,go-w", "a=r", "-w", "X", "--reference=/notes/a.txt", "q", "--"],
 }
 STDIN = random_stdin(12)
 PATHS = ["/", "/notes", "/notes/a.txt", "notes/sub", "../..", "/img/x.bin", "/missing", "/notes/a.txt/x",

@@ -242,7 +242,9 @@ test_conformance = conformance_test("grep")
 
 def test_metadata():
     spec = create_command_registry().get("grep")
-    assert (spec.group, spec.kind_for(["-r", "x"]), spec.accepts_stdin, spec.min_args) == ("text", "read", True, 1)
+    # min_args 0: the handler words a missing pattern (GNU's usage lines in bash, exit 2)
+    assert (spec.group, spec.kind_for(["-r", "x"]), spec.accepts_stdin, spec.min_args) == ("text", "read", True, 0)
+    assert call("grep", [], ctx=command_context({})).stderr == f"grep: usage: {USAGE}"
     assert spec.usage == USAGE and spec.summary == "Filter lines by pattern. Supports a common GNU grep subset."
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from onetool_wasm.commands import create_command_registry, sed_exec
-from onetool_wasm.commands.sed import sed_kind
+from onetool_wasm.commands import create_command_registry
+from onetool_wasm.commands.text.sed import sed_kind
+from onetool_wasm.sed import execute as sed_exec
 
 from .helpers import (arun, call, check_no_crash, command_context, conformance_test, fuzz_settings, random_args,
                       random_stdin)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from onetool_wasm.commands import create_command_registry, invoke_command
-from onetool_wasm.commands.sequence import parse_format
+from onetool_wasm.commands.text.seq import parse_format
 from onetool_wasm.commands.spec import CommandIO
 from onetool_wasm.streams import BrokenPipe, BufferWriter, EmptyReader, Pipe
 from onetool_wasm.testing import create_test_command_context

@@ -1,9 +1,12 @@
 """Consent: requests, answers, and what the runtime does with them (DESIGN §5)."""
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
-from onetool_wasm import create_agent_cli, ok
+from onetool_wasm import Policy, create_agent_cli, ok
 from onetool_wasm.consent import ConsentDecision, ConsentRequest, ask, make_request, read_decision
 from onetool_wasm.redaction import REDACTED
 from onetool_wasm.testing.providers import DEMO_POLICY, demo_providers
@@ -71,7 +74,8 @@ def test_ask_without_confirm_is_unavailable_and_a_failing_confirm_declines():
     def broken(request):
         raise RuntimeError("dialog closed")
 
-    assert arun(ask(broken, REQUEST)) == ConsentDecision("declined", note="confirm failed: dialog closed")
+    # The exception's text ("dialog closed") is not repeated: it may hold what must not leak.
+    assert arun(ask(broken, REQUEST)) == ConsentDecision("declined", note="confirm failed (RuntimeError)")
 
 
 # --- in the runtime ----------------------------------------------------------------------------------
@@ -235,8 +239,43 @@ def test_strict_policy_denies_unlisted_builtins_in_a_pipeline():
                    "\n\n[exit:1 | 0ms]")
 
 
-def test_a_confirm_failing_without_a_message_names_the_exception_type():
+@pytest.mark.parametrize("exception", [RuntimeError(), KeyboardInterrupt(), SystemExit(3), asyncio.CancelledError(),
+                                       GeneratorExit(), ValueError("sk-secret-in-text")])
+def test_a_confirm_raising_anything_declines_naming_only_the_type(exception):
     def broken(request):
-        raise RuntimeError()
+        raise exception
 
-    assert arun(ask(broken, REQUEST)) == ConsentDecision("declined", note="confirm failed: RuntimeError")
+    async def broken_async(request):
+        raise exception
+
+    expected = ConsentDecision("declined", note=f"confirm failed ({type(exception).__name__})")
+    assert arun(ask(broken, REQUEST)) == expected
+    assert arun(ask(broken_async, REQUEST)) == expected
+
+
+def test_a_confirm_that_never_answers_declines_at_the_policy_timeout():
+    async def never(request):
+        await asyncio.Event().wait()
+
+    started = time.perf_counter()
+    lines = run_lines(["rm /x"], policy={"confirm": ["fs:rm"], "confirmTimeoutSeconds": 0.2}, confirm=never)
+    assert time.perf_counter() - started < 5
+    assert lines[0].startswith("[error] rm: fs:rm was declined by the user (no answer within 0.2 s); nothing was run")
+
+
+def test_a_run_with_a_raising_confirm_returns_a_block_and_the_text_stays_out():
+    def broken(request):
+        raise KeyboardInterrupt("token=sk-abc123")
+
+    [out] = run_lines(["rm /x"], policy={"confirm": ["fs:rm"]}, confirm=broken)
+    assert out == ("[error] rm: fs:rm was declined by the user (confirm failed (KeyboardInterrupt)); nothing was run"
+                   "\n\n[exit:1 | 0ms]")
+
+
+def test_the_confirm_timeout_is_validated():
+    assert Policy.from_dict({"confirmTimeoutSeconds": 5}).confirm_timeout_seconds == 5
+    assert Policy.from_dict({"confirm_timeout_seconds": None}).confirm_timeout_seconds is None
+    assert Policy.from_dict({}).confirm_timeout_seconds == 300
+    for bad in (0, -1, "5", True):
+        with pytest.raises(ValueError, match="confirmTimeoutSeconds"):
+            Policy.from_dict({"confirmTimeoutSeconds": bad})

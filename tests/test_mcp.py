@@ -1,7 +1,13 @@
 """The MCP stdio server, driven by the official MCP client (CPython only: it spawns a process)."""
 from __future__ import annotations
 
+import json
+import os
+import select
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -40,7 +46,7 @@ def test_mcp_server_lists_the_run_tool_and_runs_commands(tmp_path):
     assert tools.tools[0].description.startswith("Run bash command lines over registered commands")
     assert good.is_error is False
     assert good.content[0].text.startswith("2\n\n[exit:0 | ")
-    assert bad.is_error is True
+    assert bad.is_error is True  # a non-zero status with an error message
     assert bad.content[0].text.startswith("[error] cat: /missing.txt: No such file or directory\n\n[exit:1 | ")
     assert loop.content[0].text.startswith("notes.txt: 2\n\n[exit:0 | ")
 
@@ -51,3 +57,157 @@ def test_mcp_server_speaks_the_strict_grammar_when_asked(tmp_path):
     assert tools.tools[0].description.startswith("Run CLI-style commands over registered tools")
     assert good.content[0].text.startswith("2\n\n[exit:0 | ")
     assert bad.content[0].text.startswith("[error] cat: file not found: /missing.txt. Use: ls /\n\n[exit:1 | ")
+
+
+def test_results_carry_structured_content_and_is_error_means_an_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("alpha\nbeta\n")
+    tools, (count, quiet, failed, missing) = serve_and_call(tmp_path, commands=(
+        "cat notes.txt | wc -l", "grep -q zeta notes.txt", "cat nope.txt", "nosuchcommand"))
+    schema = tools.tools[0].output_schema
+    assert schema["required"] == ["commandLine", "exitCode", "durationMs", "contentType", "stderr", "stdoutMode",
+                                  "pipeline"]
+    data = count.structured_content
+    assert {k: data[k] for k in ("commandLine", "exitCode", "contentType", "stderr", "stdoutMode", "savedPath")} == {
+        "commandLine": "cat notes.txt | wc -l", "exitCode": 0, "contentType": "text/plain", "stderr": "",
+        "stdoutMode": "plain", "savedPath": None}
+    [pipeline] = data["pipeline"]
+    assert pipeline["relationFromPrevious"] is None and pipeline["executed"] is True
+    assert [(c["argv"], c["stdoutBytes"]) for c in pipeline["commands"]] == [(["cat", "notes.txt"], 11), (["wc", "-l"], 2)]
+    assert all(isinstance(c["durationMs"], int) for c in pipeline["commands"])
+    # A quiet non-zero status is an answer; one with an error message, or 127, is an error.
+    assert (quiet.is_error, quiet.structured_content["exitCode"]) == (False, 1)
+    assert (failed.is_error, failed.structured_content["exitCode"]) == (True, 1)
+    assert (missing.is_error, missing.structured_content["exitCode"]) == (True, 127)
+
+
+def test_an_unknown_tool_is_a_protocol_error_and_the_server_says_its_version(tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from mcp.shared.exceptions import MCPError
+
+    from onetool_wasm import __version__
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "onetool_wasm", "--root", str(tmp_path), "mcp"])
+
+    async def go():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                info = await session.initialize()
+                with pytest.raises(MCPError, match="unknown tool: nope; this server has one tool, run"):
+                    await session.call_tool("nope", {})
+                return info
+
+    info = arun(go())
+    assert (info.server_info.name, info.server_info.version) == ("onetool-wasm", __version__)
+
+
+class RawClient:
+    """The server as a process we write raw lines to, to see exactly what it answers."""
+
+    def __init__(self, root: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+        self.process = subprocess.Popen([sys.executable, "-m", "onetool_wasm", "--root", str(root), "mcp"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=env)
+        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                   "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": {"name": "raw", "version": "1"}}})
+        assert self.receive(timeout=30)["id"] == 0
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message) -> None:
+        line = message if isinstance(message, str) else json.dumps(message)
+        self.process.stdin.write(line.encode("utf-8", "surrogatepass") + b"\n")
+        self.process.stdin.flush()
+
+    def receive(self, timeout: float = 10) -> dict:
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        assert ready, f"no answer within {timeout} s"
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> float:
+        """Close stdin; how long the server took to exit."""
+        started = time.perf_counter()
+        self.process.stdin.close()
+        self.process.wait(timeout=15)
+        return time.perf_counter() - started
+
+
+@pytest.fixture
+def raw(tmp_path):
+    client = RawClient(tmp_path)
+    yield client
+    if client.process.poll() is None:
+        client.process.kill()
+
+
+MALFORMED = [
+    ("{not json", None, -32700),
+    ('[{"jsonrpc":"2.0","id":3,"method":"ping"}]', None, -32600),
+    ('{"jsonrpc":"1.0","id":4,"method":"ping"}', 4, -32600),
+    ('{"jsonrpc":"2.0","id":null,"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":1.5,"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":["run"]}', 5, -32602),
+    ('{"jsonrpc":"2.0","id":6,"method":7}', 6, -32600),
+    ('"just a string"', None, -32600),
+    ('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"run","arguments":{"command":'
+     + "[" * 1000 + "]" * 1000 + "}}}", 8, -32600),
+    ('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":' + "[" * 100_000 + "]" * 100_000 + "}", 9, -32600),
+    ('{"jsonrpc":"2.0","id":10,"method":"no/such/method"}', 10, -32601),
+]
+
+
+def test_every_malformed_request_gets_a_json_rpc_error(raw):
+    for line, request_id, code in MALFORMED:
+        raw.send(line)
+        answer = raw.receive()
+        assert (answer["id"], answer["error"]["code"]) == (request_id, code), line[:60]
+    raw.send({"jsonrpc": "2.0", "id": 11, "method": "ping"})
+    assert raw.receive() == {"jsonrpc": "2.0", "id": 11, "result": {}}
+
+
+def test_a_lone_surrogate_in_a_command_is_replaced_not_dropped(raw):
+    raw.send('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run","arguments":'
+             '{"command":"echo a\\ud800b"}}}')
+    answer = raw.receive()
+    assert answer["result"]["content"][0]["text"].startswith("a\ufffdb\n\n[exit:0 | ")
+
+
+def test_a_ping_is_answered_during_a_long_run_and_a_cancel_stops_the_run(raw):
+    raw.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+              "params": {"name": "run", "arguments": {"command": "while true; do :; done"}}})
+    time.sleep(0.5)
+    started = time.perf_counter()
+    raw.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    assert raw.receive(timeout=5) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert time.perf_counter() - started < 2
+    raw.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    # Runs are one at a time: the next one answers only once the cancelled loop has stopped.
+    raw.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+              "params": {"name": "run", "arguments": {"command": "echo after"}}})
+    answer = raw.receive(timeout=10)
+    assert answer["id"] == 3
+    assert answer["result"]["content"][0]["text"].startswith("after\n\n[exit:0 | ")
+    assert time.perf_counter() - started < 10
+
+
+def test_closing_stdin_during_a_long_run_ends_the_server(raw):
+    raw.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+              "params": {"name": "run", "arguments": {"command": "while true; do :; done"}}})
+    time.sleep(0.5)
+    assert raw.close() < 10
+    assert raw.process.returncode == 0
+
+
+def test_without_the_mcp_package_the_server_says_what_to_install(tmp_path):
+    blocker = tmp_path / "block"
+    blocker.mkdir()
+    (blocker / "mcp.py").write_text("raise ImportError('No module named mcp (blocked for this test)')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocker), str(Path(__file__).resolve().parents[1])])}
+    done = subprocess.run([sys.executable, "-m", "onetool_wasm", "mcp"], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith("onetool-wasm mcp: the MCP server needs the official MCP SDK: "
+                                  "pip install 'onetool-wasm[mcp]'")
+    assert "Traceback" not in done.stderr

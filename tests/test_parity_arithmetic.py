@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from onetool_wasm.commands.calc import CalcError, format_js_number, safe_eval_arithmetic
+from onetool_wasm.commands.data.calc import CalcError, safe_eval_arithmetic
+from onetool_wasm.commands.json_text import format_js_number
 
 from .corpus import load_jsonl, require_corpus
 

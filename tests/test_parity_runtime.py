@@ -64,7 +64,7 @@ def normalise_duration(text: str) -> str:
 def trace_as_recorded(trace):
     out = []
     for pipeline in trace:
-        entry = {"relationFromPrevious": pipeline.relation, "executed": pipeline.executed}
+        entry = {"relationFromPrevious": pipeline.relation_from_previous, "executed": pipeline.executed}
         if pipeline.executed:
             entry["exitCode"] = pipeline.exit_code
         else:

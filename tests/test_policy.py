@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from onetool_wasm import Policy
-from onetool_wasm.policy import READ_VERBS, Decision, Pattern, infer_kind, name_words, normalize_name
+from onetool_wasm.policy import READ_VERBS, WRITE_VERBS, Decision, Pattern, infer_kind, name_words, normalize_name
 
 
 def verdict(policy, ns, op, kind=None):
@@ -16,7 +16,7 @@ def verdict(policy, ns, op, kind=None):
 # --- kinds ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, kind", [
-    ("get_send_quota", "read"), ("addTags", "write"), ("listPets", "read"), ("ListPets", "read"),
+    ("get_send_quota", "write"), ("addTags", "write"), ("listPets", "read"), ("ListPets", "read"),
     ("describe-instances", "read"), ("search", "read"), ("batchGetItems", "read"), ("batch_delete_items", "write"),
     ("isReady", "read"), ("HEAD", "read"), ("canEdit", "read"), ("hasAccess", "read"), ("exists", "read"),
     ("createPet", "write"), ("deletePet", "write"), ("sendEmail", "write"), ("batch", "write"), ("", "write"),
@@ -26,6 +26,31 @@ def verdict(policy, ns, op, kind=None):
 ])
 def test_infer_kind_reads_the_first_word(name, kind):
     assert infer_kind(name) == kind
+
+
+@pytest.mark.parametrize("name", [
+    "findOneAndDelete", "getOrCreateUser", "resolveIncident", "testAndSet", "validateAndCommit",
+    "check_and_update", "listThenPurge", "exists_or_create", "isOrSet", "batchGetAndRemove", "bulk_delete_users", "describe-and-terminate",
+])
+def test_a_write_verb_anywhere_makes_a_write(name):
+    assert infer_kind(name) == "write"
+
+
+@pytest.mark.parametrize("name", ["canEdit", "isDeleted", "hasPendingUpdates", "can_delete"])
+def test_a_question_is_a_read_whatever_follows(name):
+    assert infer_kind(name) == "read"
+
+
+def test_the_read_and_write_verbs_do_not_overlap():
+    assert READ_VERBS & WRITE_VERBS == frozenset()
+
+
+def test_a_deny_pattern_matches_the_batch_form_of_a_name():
+    policy = Policy.from_dict({"deny": ["*:delete*"]})
+    assert verdict(policy, "things", "batchDeleteThings") == "deny"
+    assert verdict(policy, "things", "bulk_delete_things") == "deny"
+    assert verdict(policy, "things", "deleteThings") == "deny"
+    assert verdict(policy, "things", "undeleteThings") == "confirm"
 
 
 def test_name_words_split_camel_snake_kebab_and_acronyms():

@@ -197,13 +197,39 @@ def test_bounded_repetition_stays_on_the_fast_engine():
     ("(a|ab)*c", True),
     ("(A|a)+", False),
 ])
-def test_only_ambiguous_nesting_leaves_the_fast_engine(pattern, nested):
-    assert compile_grep((pattern,), "extended").linear_only is nested
+def test_ambiguous_nesting_is_detected(pattern, nested):
+    assert compile_grep((pattern,), "extended")._nested is nested
+    if nested:
+        assert compile_grep((pattern,), "extended").linear_only
 
 
 def test_case_folding_counts_when_alternatives_start_alike():
-    assert not compile_grep(("(Ab|ac)+",), "extended").linear_only
-    assert compile_grep(("(Ab|ac)+",), "extended", ignore_case=True).linear_only
+    assert not compile_grep(("(Ab|ac)+",), "extended")._nested
+    assert compile_grep(("(Ab|ac)+",), "extended", ignore_case=True)._nested
+
+
+@pytest.mark.parametrize("pattern, engine", [
+    ("ERROR", "re"),  # R1: fixed-size pieces
+    ("(ERROR|WARN) [0-9]{2}", "re"),
+    ("^[0-9]+ [a-z]+$", "re"),  # R2: anchored, every repeat stops where its follower starts
+    ("id=[0-9]+ ", "re"),  # R3: no attempt can start inside a repeat's run
+    ("[0-9]+", "re"),  # a repeat that ends the pattern never backtracks
+    ("^.*foo", "re"),  # R4: anchored, one repeat
+    ("(ab|cd)+", "re"),
+    ("a.*a.*a.*a.*b", "dfa"),
+    (".*.*=.*", "dfa"),
+    ("[a-z]*[a-z]*[a-z]*!", "dfa"),
+    ("x.*y", "dfa"),  # quadratic in `re` on a long line of x
+    ("[0-9]+ ", "dfa"),
+    ("(a|aa)*c", "dfa"),
+    ("(a|b)+z", "dfa"),
+    ("(x+x+)+y", "dfa"),
+    ("(a)\\1", "re"),
+    ("^(a+)\\1$", "backtrack"),
+    ("(.*)(.*)\\2", "backtrack"),
+])
+def test_the_engine_rule(pattern, engine):
+    assert compile_grep((pattern,), "extended").engine == engine
 
 
 def test_compiled_patterns_are_cached():

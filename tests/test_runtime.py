@@ -99,7 +99,7 @@ def test_run_detailed_traces_skipped_pipelines():
         runtime = await create_agent_cli(grammar="strict", builtin_commands=False, commands=[SAY, FAIL])
         return await runtime.run_detailed("say a || say b; fail && say c")
     execution = arun(go())
-    assert [(p.relation, p.executed, p.skipped_reason, p.exit_code) for p in execution.trace] == [
+    assert [(p.relation_from_previous, p.executed, p.skipped_reason, p.exit_code) for p in execution.trace] == [
         (None, True, None, 0), ("||", False, "previous_succeeded", None),
         (";", True, None, 1), ("&&", False, "previous_failed", None)]
     assert execution.stdout == b"a"

@@ -90,7 +90,7 @@ def test_pipefail_takes_the_last_failing_status():
 
 def test_trace_has_each_top_level_pipeline_with_its_commands():
     execution = run(runtime(), "echo a | wc -l && false || echo b; true && echo c")
-    shape = [(p.relation, p.executed, p.exit_code, [c.argv[0] for c in p.commands]) for p in execution.trace]
+    shape = [(p.relation_from_previous, p.executed, p.exit_code, [c.argv[0] for c in p.commands]) for p in execution.trace]
     assert shape == [(None, True, 0, ["echo", "wc"]), ("&&", True, 1, ["false"]), ("||", True, 0, ["echo"]),
                      (";", True, 0, ["true"]), ("&&", True, 0, ["echo"])]
     skipped = run(runtime(), "true || echo never").trace[1]

@@ -292,7 +292,7 @@ class Runtime:
         data = text.encode("latin-1")
         parts, start, pos, n = [], 0, 0, len(data)
         while pos <= n:
-            found = regex.search(data, pos, groups=False)
+            found = regex.search(data, pos, groups=False, cancelled=self.host.cancelled)
             if found is None:
                 break
             begin, end = found.start(), found.end()
@@ -386,7 +386,7 @@ class Runtime:
         return regex.test(text.encode("latin-1"))
 
     def match(self, text: str, regex: Regex) -> float:
-        found = regex.search(text.encode("latin-1"), 0, groups=False)
+        found = regex.search(text.encode("latin-1"), 0, groups=False, cancelled=self.host.cancelled)
         if found is None:
             self.ns["v_RSTART"], self.ns["v_RLENGTH"] = 0.0, -1.0
         else:
@@ -420,9 +420,9 @@ class Runtime:
     def substitute(self, regex: Regex, repl: str, text: str, everywhere: bool) -> tuple[float, str]:
         data = text.encode("latin-1")
         if everywhere:
-            matches = regex.finditer(data, groups=False)
+            matches = regex.finditer(data, groups=False, cancelled=self.host.cancelled)
         else:
-            first = regex.search(data, 0, groups=False)
+            first = regex.search(data, 0, groups=False, cancelled=self.host.cancelled)
             matches = [first] if first is not None else []
         pieces = self._replacement(repl)
         out: list[str] = []

@@ -106,10 +106,9 @@ class BrowserSession:
         return execution
 
     async def _interrupted(self, line: str, started: float) -> RunExecution:
-        duration_ms = max(0, round((time.perf_counter() - started) * 1000))
         result = err(INTERRUPTED_MESSAGE, INTERRUPTED_EXIT_CODE)
-        presentation = await present(self.runtime.ctx, result, duration_ms, self.runtime.output_limits)
-        return RunExecution(line, result.exit_code, duration_ms, result.stdout, result.stderr,
+        presentation = await present(self.runtime.ctx, result, started, self.runtime.output_limits)
+        return RunExecution(line, result.exit_code, presentation.duration_ms, result.stdout, result.stderr,
                             result.content_type, (), presentation)
 
     # -- building --------------------------------------------------------------------------------
@@ -173,30 +172,7 @@ _EXECUTE_CODE = BrowserSession._execute.__code__
 
 
 def execution_to_dict(execution: RunExecution) -> dict[str, Any]:
-    p = execution.presentation
-    return {
-        "commandLine": execution.command_line,
-        "exitCode": execution.exit_code,
-        "durationMs": execution.duration_ms,
-        "stdout": execution.stdout,
-        "stderr": execution.stderr,
-        "contentType": execution.content_type,
-        "trace": [_pipeline_to_dict(t) for t in execution.trace],
-        "presentation": {"text": p.text, "body": p.body, "stdoutMode": p.stdout_mode, "savedPath": p.saved_path,
-                         "totalBytes": p.total_bytes, "totalLines": p.total_lines},
-    }
-
-
-def _pipeline_to_dict(trace: Any) -> dict[str, Any]:
-    return {
-        "relation": trace.relation,
-        "executed": trace.executed,
-        "exitCode": trace.exit_code,
-        "skippedReason": trace.skipped_reason,
-        "commands": [{"argv": list(c.argv), "stdinBytes": c.stdin_bytes, "stdoutBytes": c.stdout_bytes,
-                      "stderr": c.stderr, "exitCode": c.exit_code, "contentType": c.content_type}
-                     for c in trace.commands],
-    }
+    return execution.to_dict()
 
 
 def _snake(name: str) -> str:

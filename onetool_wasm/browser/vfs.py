@@ -3,6 +3,9 @@
 The rules are TreeVFS's (the same errors and checks as MemoryVFS); the storage is a
 `Store`: in the browser, web/js/idb-store.js with upstream's layout (object stores `files`
 {path, data, mtimeMs} and `dirs` {path, mtimeMs}, keyPath `path`); in tests, a fake.
+A record may also hold `mode` (permission bits; `chmod`): a record without one (older
+databases, or the default bits) is 0o644 for a file, 0o755 for a directory. The index
+load gives it as an extra last element of a file's or directory's tuple.
 
 * Reads of names, sizes and times come from a PathIndex loaded once, so `ls`, `stat` and
   `find` never wait for the database; only file contents are read from it.
@@ -30,7 +33,7 @@ from ..vfs.media import DIRECTORY, guess_media_type
 from ..vfs.paths import base_name, normalize_path
 from ..vfs.policy import ResourcePolicyLike
 from ..vfs.snapshot import TreeSnapshot
-from ..vfs.tree import Kind, TreeVFS
+from ..vfs.tree import UMASK, Kind, TreeVFS, default_mode
 from .index import PathIndex
 
 QUOTA_ERROR_NAMES = frozenset({"QuotaExceededError"})
@@ -88,6 +91,8 @@ class BrowserVFS(TreeVFS):
         self._preloaded: dict[str, bytes] = {}
         self._lock: asyncio.Lock | None = None
         self._listening = False
+        self._modes: dict[str, int] = {}      # path -> permission bits, where not the default
+        self._chmodded: list[str] = []        # nodes whose bits alone changed in this transaction
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -103,6 +108,7 @@ class BrowserVFS(TreeVFS):
             now = self._now_ms()
             await self._backend_or_open().clear(now)
             self._index.load([], [("/", now)])
+            self._modes = {}
 
     def close(self) -> None:
         if self._backend is not None:
@@ -174,6 +180,10 @@ class BrowserVFS(TreeVFS):
         async with self._mutation():
             return await super().move(src, dst)
 
+    async def chmod(self, path: str, mode: int) -> str:
+        async with self._mutation():
+            return await super().chmod(path, mode)
+
     # -- transactions ------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -192,11 +202,13 @@ class BrowserVFS(TreeVFS):
             token = _depth.set(1)
             self._index.begin()
             self._ops = []
+            modes_before, self._chmodded = dict(self._modes), []
             try:
                 yield
                 await self._commit()
             except BaseException:
                 self._index.rollback()
+                self._modes = modes_before
                 self._ops = []
                 raise
             finally:
@@ -208,7 +220,7 @@ class BrowserVFS(TreeVFS):
         return self._lock
 
     async def _commit(self) -> None:
-        ops, changes = self._ops, self._index.touched()
+        ops, changes = self._ops, self._with_modes(self._index.touched())
         if ops:
             try:
                 await self._backend_or_open().commit(ops, changes)
@@ -237,7 +249,14 @@ class BrowserVFS(TreeVFS):
         if not self._loaded:
             self._remote.clear()  # the load below already holds what they say
             files, dirs = await backend.load()
-            self._index.load(files, dirs)
+            self._modes = {}
+            for entry in files:
+                if len(entry) > 3 and entry[3] is not None and int(entry[3]) != default_mode("file"):
+                    self._modes[entry[0]] = int(entry[3])
+            for entry in dirs:
+                if len(entry) > 2 and entry[2] is not None and int(entry[2]) != default_mode("dir"):
+                    self._modes[entry[0]] = int(entry[2])
+            self._index.load([tuple(entry[:3]) for entry in files], [tuple(entry[:2]) for entry in dirs])
             self._loaded = True
             if not any(path == "/" for path, _ in dirs):  # a new database: root, as upstream
                 root = {"path": "/", "kind": "dir", "mtimeMs": self._now_ms()}
@@ -249,6 +268,36 @@ class BrowserVFS(TreeVFS):
     def _apply_remote(self, message: dict[str, Any]) -> None:
         for change in message.get("changes", ()):
             self._index.apply(change)
+            path = change["path"]
+            if change.get("kind") is None:
+                self._forget_modes(path)
+            elif change.get("mode") is not None and int(change["mode"]) != default_mode(change["kind"]):
+                self._modes[path] = int(change["mode"])
+            else:
+                self._modes.pop(path, None)
+
+    def _with_modes(self, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The index's changes, with each node's bits, and the nodes only chmod touched."""
+        seen = {change["path"] for change in changes}
+        for path in self._chmodded:
+            kind = self._index.kind(path)
+            if path in seen or kind is None:
+                continue
+            seen.add(path)
+            if kind == "dir":
+                changes.append({"path": path, "kind": "dir", "mtimeMs": self._index.dir_mtime(path)})
+            else:
+                size, mtime = self._index.file(path)
+                changes.append({"path": path, "kind": "file", "size": size, "mtimeMs": mtime})
+        for change in changes:
+            if change.get("kind") is not None and change["path"] in self._modes:
+                change["mode"] = self._modes[change["path"]]
+        return changes
+
+    def _forget_modes(self, p: str) -> None:
+        prefix = "/" if p == "/" else p + "/"
+        for path in [path for path in self._modes if path == p or path.startswith(prefix)]:
+            del self._modes[path]
 
     async def _preload(self, p: str) -> None:
         """Fetch a file's bytes for the synchronous `_load`; a file gone meanwhile is forgotten."""
@@ -280,48 +329,77 @@ class BrowserVFS(TreeVFS):
     def _store(self, p: str, data: bytes) -> None:
         mtime = self._now_ms()
         self._index.put_file(p, len(data), mtime)
-        self._ops.append({"op": "putFile", "path": p, "data": data, "mtimeMs": mtime})
+        self._ops.append(self._moded({"op": "putFile", "path": p, "data": data, "mtimeMs": mtime}))
 
     def _append(self, p: str, data: bytes) -> None:
         mtime = self._now_ms()
         size = self._index.file(p)[0] if self._index.kind(p) == "file" else 0
         self._index.put_file(p, size + len(data), mtime)
-        self._ops.append({"op": "appendFile", "path": p, "data": data, "mtimeMs": mtime})
+        self._ops.append(self._moded({"op": "appendFile", "path": p, "data": data, "mtimeMs": mtime}))
 
-    def _make_dir(self, p: str) -> None:
+    def _make_dir(self, p: str, mode: int | None = None) -> None:
         mtime = self._now_ms()
         self._index.put_dir(p, mtime)
-        self._ops.append({"op": "putDir", "path": p, "mtimeMs": mtime})
+        if mode is not None:
+            self._keep_mode(p, "dir", mode)
+        self._ops.append(self._moded({"op": "putDir", "path": p, "mtimeMs": mtime}))
 
     def _remove_file(self, p: str) -> None:
         self._index.remove(p)
+        self._modes.pop(p, None)
         self._ops.append({"op": "deleteFile", "path": p})
 
     def _remove_tree(self, p: str) -> None:
         # The store deletes by key range, so files another tab just added go too.
         self._index.remove(p)
+        self._forget_modes(p)
         self._ops.append({"op": "deleteTree", "path": p})
 
-    def _copy_tree(self, src: str, dst: str) -> None:
+    def _copy_tree(self, src: str, dst: str, mask: int = UMASK) -> None:
         dirs, files = self._index.dirs_below(src), self._index.files_below(src)
-        self._make_dir(dst)
+        self._make_dir(dst, self._mode_of(src, "dir") & ~mask)
         for dir_path in dirs:
-            self._make_dir(dst + dir_path[len(src):])
+            self._make_dir(dst + dir_path[len(src):], self._mode_of(dir_path, "dir") & ~mask)
         for file_path in files:
-            self._copy_file(file_path, dst + file_path[len(src):])
+            self._copy_file(file_path, dst + file_path[len(src):], self._mode_of(file_path, "file") & ~mask)
 
     def _move_file(self, src: str, dst: str) -> None:
-        self._copy_file(src, dst)
+        self._copy_file(src, dst, self._mode_of(src, "file"))
         self._remove_file(src)
 
     def _move_tree(self, src: str, dst: str) -> None:
-        self._copy_tree(src, dst)
+        self._copy_tree(src, dst, mask=0)
         self._remove_tree(src)
 
-    def _copy_file(self, src: str, dst: str) -> None:
+    def _copy_file(self, src: str, dst: str, mode: int | None = None) -> None:
         mtime = self._now_ms()
         self._index.put_file(dst, self._index.file(src)[0], mtime)
-        self._ops.append({"op": "copyFile", "from": src, "path": dst, "mtimeMs": mtime})
+        self._keep_mode(dst, "file", mode)
+        self._ops.append(self._moded({"op": "copyFile", "from": src, "path": dst, "mtimeMs": mtime}))
+
+    def _node_mode(self, p: str, kind: Kind) -> int | None:
+        return self._mode_of(p, kind)
+
+    def _set_mode(self, p: str, mode: int) -> None:
+        kind = self._index.kind(p)
+        self._keep_mode(p, kind, mode)
+        self._chmodded.append(p)
+        self._ops.append({"op": "chmod", "path": p, "kind": kind, "mode": mode})
+
+    def _mode_of(self, p: str, kind: Kind) -> int:
+        return self._modes.get(p, default_mode(kind))
+
+    def _keep_mode(self, p: str, kind: Kind, mode: int | None) -> None:
+        if mode is None or mode == default_mode(kind):
+            self._modes.pop(p, None)
+        else:
+            self._modes[p] = mode
+
+    def _moded(self, op: dict[str, Any]) -> dict[str, Any]:
+        """A put of a node whose bits are not the default carries them (`mode`)."""
+        if op["path"] in self._modes:
+            op["mode"] = self._modes[op["path"]]
+        return op
 
     def _snapshot(self) -> TreeSnapshot:
         return self._index.snapshot()

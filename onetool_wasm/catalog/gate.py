@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..consent import APPROVED, DECLINED, ConsentDecision, ask, make_request
 from ..policy import Decision, Policy
+from ..redaction import context_secrets
 from ..result import CommandResult, err
 from .validation import format_problems, validate
 
@@ -37,15 +38,16 @@ class GateOutcome:
 async def pass_gate(policy: Policy, confirm: Callable[..., Any] | None, *, namespace: str, name: str,
                     kind: str | None, input: Any, summary: str = "",
                     input_schema: Mapping[str, Any] | None = None,
-                    command_line: str | None = None) -> GateOutcome:
+                    command_line: str | None = None, secrets: Sequence[str] = ()) -> GateOutcome:
     ref = f"{namespace}:{name}"
     decision = policy.decide(namespace, name, kind)
     if decision.verdict == "deny":
         return GateOutcome(False, decision, refusal=f"{ref} denied by policy ({decision.reason}); nothing was run")
     if decision.verdict == "allow":
         return GateOutcome(True, decision, input)
-    request = make_request(ref, decision.kind, decision.reason, summary, input, input_schema, command_line)
-    consent = await ask(confirm, request)
+    request = make_request(ref, decision.kind, decision.reason, summary, input, input_schema, command_line,
+                           secrets=secrets)
+    consent = await ask(confirm, request, policy.confirm_timeout_seconds)
     if consent.outcome == APPROVED:
         edited = consent.edited
         return GateOutcome(True, decision, consent.input if edited else input, edited, consent=consent)
@@ -67,7 +69,8 @@ async def gate_command(ctx: "CommandContext", spec: "CommandSpec", args: list[st
         return args
     outcome = await pass_gate(policy, getattr(ctx, "confirm", None), namespace=spec.group, name=spec.name,
                               kind=spec.kind_for(args), input={"args": list(args)}, summary=spec.summary,
-                              input_schema=COMMAND_INPUT_SCHEMA, command_line=_command_line(spec.name, args))
+                              input_schema=COMMAND_INPUT_SCHEMA, command_line=_command_line(spec.name, args),
+                              secrets=context_secrets(ctx))
     if not outcome.allowed:
         return err(f"{spec.name}: {outcome.refusal}")
     if not outcome.edited:

@@ -47,7 +47,7 @@ class OpenApiProvider(Provider):
         self.query = dict(query or {})
         self.transport = transport if transport is not None else default_transport()
         super().__init__(namespace or _namespace(info), summary=summary if summary is not None
-                         else str(info.get("title", "")), secrets=[*self.headers.values(), *self.query.values()])
+                         else str(info.get("title", "")), secrets=_credentials(self.headers, self.query))
         for path, item in (doc.get("paths") or {}).items():
             for method, spec in (item.items() if isinstance(item, Mapping) else []):
                 if method in METHODS and isinstance(spec, Mapping):  # in the document's order
@@ -149,6 +149,24 @@ class OpenApiProvider(Provider):
             headers["cookie"] = "; ".join(cookies)
         url = self.base_url.rstrip("/") + path + (f"?{urlencode(query)}" if query else "")
         return route.method.upper(), url, headers, body
+
+
+# Headers and query parameters a provider may be configured with that carry no credential:
+# their values stay readable (registering "application/json" as a secret would hide it everywhere).
+_PLAIN_PARAMETERS = frozenset("""
+    accept acceptlanguage acceptencoding contenttype useragent cachecontrol pragma origin referer
+    xrequestedwith apiversion xapiversion version format lang language locale
+""".split())
+
+
+def _credentials(headers: Mapping[str, Any], query: Mapping[str, Any]) -> list[str]:
+    """The configured header and query values to hide everywhere (all but plain ones)."""
+    return [str(value) for name, value in [*headers.items(), *query.items()]
+            if isinstance(value, (str, int)) and _norm(str(name)) not in _PLAIN_PARAMETERS]
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_\s]", "", name).lower()
 
 
 def _parameters(item: Mapping[str, Any], spec: Mapping[str, Any], document: Mapping[str, Any]) -> list[dict]:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..redaction import redact
+from ..redaction import REDACTED, redact, redact_text
 from ..result import printable
 from ..textutil import format_size, looks_binary
 
@@ -55,18 +55,29 @@ def summarise_bytes(data: bytes, content_type: str | None = None) -> Any:
     summary: dict[str, Any] = {"binary": True, "bytes": len(data)}
     if content_type:
         summary["contentType"] = content_type
-    summary["preview_b64"] = base64.b64encode(data[:24]).decode("ascii")
+    summary["preview_b64"] = binary_preview(data[:24])
     summary["note"] = f"binary payload ({format_size(len(data))}) not shown"
     return summary
+
+
+def binary_preview(head: bytes, secrets: Any = ()) -> str:
+    """The first bytes in base64, unless a secret shows in them (as text or base64)."""
+    encoded = base64.b64encode(head).decode("ascii")
+    as_text = head.decode("latin-1")
+    if redact_text(as_text, secrets) != as_text or redact_text(encoded, secrets) != encoded:
+        return REDACTED
+    return encoded
 
 
 def dump(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def encode_result(value: Any, limit: int, hint_fields: list[str] | None = None) -> EncodedResult:
-    """Redact, serialise, and cut to `limit` bytes when needed."""
-    value = redact(to_json_value(value))
+def encode_result(value: Any, limit: int, hint_fields: list[str] | None = None,
+                  secrets: Any = ()) -> EncodedResult:
+    """Redact (secret keys, token shapes, the registered `secrets`), serialise, and cut to
+    `limit` bytes when needed (after redacting, so a cut never leaves part of a secret)."""
+    value = redact(to_json_value(value), secrets)
     text = dump(value)
     size = len(text.encode("utf-8"))
     if size <= limit:

@@ -28,7 +28,8 @@ class OperationCatalog:
 
     @classmethod
     def coerce(cls, value: Any) -> "OperationCatalog | None":
-        """None, an OperationCatalog, one provider, or a list of providers / tool catalogs."""
+        """None, an OperationCatalog, one provider, or a list of providers / tool catalogs.
+        A provider as a dict: {"namespace", "summary", "operations", "secrets"}."""
         if value is None or isinstance(value, OperationCatalog):
             return value
         if isinstance(value, (Provider, dict)) or hasattr(value, "as_provider"):
@@ -80,7 +81,8 @@ def _as_provider(value: Any) -> Provider:
         return value
     if isinstance(value, dict):  # {"namespace", "summary", "operations"}: e.g. defined by a page
         from .operations import FunctionProvider
-        return FunctionProvider(value["namespace"], value.get("operations", ()), value.get("summary", ""))
+        return FunctionProvider(value["namespace"], value.get("operations", ()), value.get("summary", ""),
+                                value.get("secrets") or ())
     namespace = getattr(value, "namespace", None)
     if hasattr(value, "as_provider") and namespace:
         return value.as_provider(namespace)

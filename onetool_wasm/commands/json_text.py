@@ -7,9 +7,32 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from typing import Any
 
-from .calc import format_js_number
+def format_js_number(value: float) -> str:
+    """JavaScript's Number#toString: shortest round-trip digits, `1e+21`, `1e-7`, `-0` -> `0`."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    _, digit_tuple, exponent = Decimal(repr(abs(float(value)))).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    exponent += len("".join(map(str, digit_tuple))) - len(digits)
+    k = len(digits)
+    n = exponent + k  # value = 0.digits * 10**n
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{sign}{mantissa}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
+
 
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Sequence
 
 from ..result import CommandResult
-from ..streams import CHUNK, Reader
+from ..streams import CHUNK, BufferWriter, BytesReader, Reader
 from ..textutil import looks_binary
 from .helpers import binary_input_message, fail, no_input_error, read_bytes_input, shown_path
 from .spec import CommandContext, CommandFailed, CommandIO, CommandSpec
@@ -112,6 +112,7 @@ class Source:
     """One input of a command: a file read whole (`data`), or stdin as it arrives (None)."""
     label: str  # STDIN, or the path as shown_path gives it
     data: bytes | None
+    error: str | None = None  # open_each: why the file could not be read (already reported)
 
 
 def stdin_source(command: str, io: CommandIO) -> Source:
@@ -174,3 +175,80 @@ def give_back(reader: Reader, data: bytes) -> None:
     tool read a whole buffer); a file's is kept, as GNU head seeks back on a file."""
     if reader.seekable:
         reader.unread(data)
+
+
+async def open_each(ctx: CommandContext, command: str, paths: Sequence[str], io: CommandIO,
+                    text: bool = True) -> tuple[list[Source], int]:
+    """The bash language's way: as open_sources, but a file that cannot be read is reported
+    on stderr and kept as a Source with `error` set, so the others are still processed (GNU
+    goes on and exits 1); the status is 1 when one failed. The strict grammar stops at the
+    first bad operand, as open_sources does."""
+    if ctx.grammar != "bash":
+        return await open_sources(ctx, command, paths, io, text), 0
+    if not paths:
+        return [stdin_source(command, io)], 0
+    sources: list[Source] = []
+    status = 0
+    for path in paths:
+        if path == STDIN:
+            sources.append(stdin_source(command, io))
+            continue
+        try:
+            sources.append(Source(shown_path(ctx, path), await read_input(ctx, command, path, b"", text)))
+        except CommandFailed as failure:
+            status = 1
+            if failure.result.stderr:
+                await io.error(failure.result.stderr.rstrip("\n"))
+            sources.append(Source(shown_path(ctx, path), None, failure.result.stderr))
+    return sources, status
+
+
+async def run_as_handler(body: StreamBody, ctx: CommandContext, args: list[str], stdin: bytes,
+                         content_type: str | None = None) -> CommandResult:
+    """A streaming body run over a whole stdin: the normal handler of a command whose
+    streaming handler is the reference (its output then equals the stream's by design)."""
+    from .helpers import content_type_for
+    out, err = BufferWriter(), BufferWriter()
+    io = CommandIO(BytesReader(stdin), out, err, stdin_is_pipe=bool(stdin) or ctx.stdin_is_pipe)
+    try:
+        status = await body(ctx, list(args), io)
+    except CommandFailed as failure:
+        status = await write_result(io, failure.result)
+    data = bytes(out.data)
+    return CommandResult(stdout=data, stderr=err.data.decode("utf-8", "replace").rstrip("\n"), exit_code=status,
+                         content_type=content_type or content_type_for(data))
+
+
+def split_records(data: bytes, eol: bytes = b"\n") -> list[bytes]:
+    """split_lines for any terminator (-z: NUL)."""
+    records = data.split(eol)
+    if records[-1] == b"":
+        records.pop()
+    return records
+
+
+def join_records(records: Sequence[bytes], eol: bytes = b"\n") -> bytes:
+    """join_lines for any terminator."""
+    return eol.join(records) + eol if records else b""
+
+
+async def record_blocks(source: Source, io: CommandIO, command: str, eol: bytes = b"\n") -> AsyncIterator[list[bytes]]:
+    """A source's records (without terminators) in blocks as they arrive. Lines of binary
+    data are refused as source_blocks refuses them; NUL-ended records (-z) never are."""
+    if eol == b"\n":
+        async for block in source_blocks(source, io, command):
+            yield split_lines(block)
+        return
+    if source.data is not None:
+        if source.data:
+            yield split_records(source.data, eol)
+        return
+    rest = b""
+    while chunk := await io.stdin.read():
+        data = rest + chunk
+        end = data.rfind(eol) + 1
+        rest = data[end:]
+        if end:
+            yield data[:end - 1].split(eol)
+    if rest:
+        yield [rest]

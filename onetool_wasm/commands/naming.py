@@ -2,13 +2,25 @@
 and `help`, and "did you mean" suggestions for a mistyped name."""
 from __future__ import annotations
 
-
 from .spec import CommandSpec
 
 
 def command_table(specs: list[CommandSpec]) -> list[str]:
     """`  name     — summary` lines, as the tool description and `help` print them."""
     return [f"  {spec.name.ljust(8)} — {spec.summary}" for spec in specs]
+
+
+def grouped_command_table(specs: list[CommandSpec], group_order: tuple[str, ...]) -> list[str]:
+    """The same table under one `group:` heading a group: the built-in groups in their
+    order, then any other (a host's `custom`, `api`...) by name."""
+    groups: dict[str, list[CommandSpec]] = {}
+    for spec in specs:
+        groups.setdefault(spec.group, []).append(spec)
+    order = [g for g in group_order if g in groups] + sorted(g for g in groups if g not in group_order)
+    lines: list[str] = []
+    for group in order:
+        lines += ([""] if lines else []) + [f"{group}:", *command_table(groups[group])]
+    return lines
 
 
 def edit_distance(left: str, right: str) -> int:

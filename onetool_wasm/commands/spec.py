@@ -4,7 +4,7 @@ from __future__ import annotations
 import inspect
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, Union
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence, Union
 
 from ..result import CommandResult, err
 from ..streams import Reader, Writer
@@ -12,7 +12,6 @@ from ..streams import Reader, Writer
 if TYPE_CHECKING:
     from ..memory import SimpleMemory
     from ..vfs.base import VFS
-    from .registry import CommandRegistry
 
 Handler = Callable[["CommandContext", list[str], bytes], Union[CommandResult, Awaitable[CommandResult]]]
 # A streaming handler reads stdin as it arrives and writes as it goes (pipelines run their
@@ -21,6 +20,17 @@ StreamHandler = Callable[["CommandContext", list[str], "CommandIO"], Awaitable[i
 Kind = Union[str, Callable[[Sequence[str]], str]]
 
 OUTPUT_DIR = "/.system/cmd-output"
+
+
+class CommandLookup(Protocol):
+    """What a running command may ask of the registry (registry.CommandRegistry is one).
+    A protocol, so this module, which the registry imports, never imports the registry."""
+    read_only: bool
+
+    def get(self, name: str) -> "CommandSpec | None": ...
+    def has(self, name: str) -> bool: ...
+    def names(self) -> list[str]: ...
+    def all(self) -> list["CommandSpec"]: ...
 
 
 @dataclass
@@ -43,7 +53,7 @@ class Adapters:
 @dataclass
 class CommandContext:
     vfs: "VFS"
-    registry: "CommandRegistry"
+    registry: CommandLookup
     memory: "SimpleMemory"
     adapters: Adapters = field(default_factory=Adapters)
     max_materialized_bytes: int | None = None

@@ -4,7 +4,7 @@
 compiled matcher (Python's `re` where it agrees with POSIX, `nfa` where backtracking could
 explode or leftmost-longest matters), and `rust` reads ripgrep's dialect into the same tree.
 """
-from .posix import Regex, Span, compile_grep, compile_regex, split_patterns
+from .posix import Regex, RegexCancelled, Span, compile_grep, compile_regex, split_patterns
 from .syntax import RegexError
 
-__all__ = ["Regex", "RegexError", "Span", "compile_grep", "compile_regex", "split_patterns"]
+__all__ = ["Regex", "RegexCancelled", "RegexError", "Span", "compile_grep", "compile_regex", "split_patterns"]

@@ -31,11 +31,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from . import nfa
+from . import backtrack, dfa, nfa
 from .syntax import (Alt, AnyByte, Assert, Backref, ByteSet, Concat, Group, Lit, Node, RegexError, Repeat,
                            literal_node, parse)
 
-__all__ = ["RegexError", "Regex", "compile_regex", "compile_grep", "Span"]
+__all__ = ["RegexError", "RegexCancelled", "Regex", "compile_regex", "compile_grep", "Span"]
+
+RegexCancelled = dfa.RegexCancelled
 
 _PLAIN = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ")
 _LINE_ASSERTS = {"^": "^", "$": r"\Z", "`": r"\A", "'": r"\Z", "b": r"\b", "B": r"\B",
@@ -232,10 +234,122 @@ def _separated(body: Node, follow: Follow, ignore_case: bool) -> bool:
     return not _folded(first, ignore_case) & _folded(follow[0], ignore_case)
 
 
+# -- which engine runs ------------------------------------------------------------------------
+_END = "end"  # nothing at all follows (not even an assertion): a greedy repeat there never backtracks
+
+
+@dataclass
+class _RepeatInfo:
+    body_first: frozenset[int]
+    separated: bool  # body cannot be empty and cannot start with a byte that may follow it
+    exempt: bool  # the last thing in the pattern: reaching it is a match
+    wide: bool  # unbounded, or a bounded range over 16
+
+
+def _repeats(node: Node, ignore_case: bool) -> list[_RepeatInfo]:
+    found: list[_RepeatInfo] = []
+    stack: list[tuple[Node, object]] = [(node, _END)]
+    while stack:
+        item, follow = stack.pop()
+        if isinstance(item, Repeat):
+            if item.max is None or item.max > item.min:
+                first, nullable = _first(item.body)
+                first = _folded(first, ignore_case)
+                separated = (not nullable and follow is not None and
+                             (follow == _END or not first & _folded(follow[0], ignore_case))  # type: ignore[index]
+                             )
+                found.append(_RepeatInfo(first, separated, follow == _END,
+                                         item.max is None or item.max - item.min > 16))
+            loops = item.max is None or item.max > 1
+            stack.append((item.body, None if loops else follow))
+        elif isinstance(item, Group):
+            stack.append((item.body, follow))
+        elif isinstance(item, Alt):
+            stack.extend((branch, follow) for branch in item.branches)
+        elif isinstance(item, Concat):
+            after = follow
+            for part in reversed(item.items):
+                stack.append((part, after))
+                first, nullable = _first(part)
+                if not nullable:
+                    after = (first, False)
+                elif after == _END:
+                    after = (first, True)
+                elif after is not None:
+                    after = (first | after[0], after[1])  # type: ignore[index]
+    return found
+
+
+def _anchored(node: Node, multiline: bool) -> bool:
+    """The pattern starts with `^` (or \\`): `re` tries one start per line only."""
+    if multiline:
+        return False
+    while True:
+        if isinstance(node, Group):
+            node = node.body
+        elif isinstance(node, Concat) and node.items:
+            node = node.items[0]
+        else:
+            return isinstance(node, Assert) and node.kind in ("^", "`")
+
+
+def _backtracking_bounded(node: Node, traits: _Traits, ignore_case: bool, multiline: bool) -> bool:
+    """The rule (see the module docstring): True when `re`'s search is linear in the line
+    for this pattern (times the pattern's size)."""
+    if traits.nested:
+        return False
+    repeats = _repeats(node, ignore_case)
+    if not repeats:
+        return True  # R1: fixed-size pieces only
+    if traits.backref:
+        return False
+    anchored = _anchored(node, multiline)
+    if all(info.separated for info in repeats):
+        if anchored:
+            return True  # R2
+        starts = _folded(_first(node)[0], ignore_case)
+        if all(info.exempt or not info.wide or not info.body_first & starts for info in repeats):
+            return True  # R3
+    return anchored and len(repeats) == 1  # R4
+
+
+def _required_literal(node: Node) -> bytes:
+    """The longest run of literal bytes every match contains (a cheap prefilter)."""
+    while isinstance(node, Group):
+        node = node.body
+    if isinstance(node, Lit):
+        return bytes((node.byte,))
+    if not isinstance(node, Concat):
+        return b""
+    best = b""
+    run = bytearray()
+    for item in node.items:
+        while isinstance(item, Group):
+            item = item.body
+        if isinstance(item, Lit):
+            run.append(item.byte)
+            continue
+        if isinstance(item, Assert):
+            continue
+        if len(run) > len(best):
+            best = bytes(run)
+        run = bytearray()
+        inner = _required_literal(item) if isinstance(item, Concat) else b""
+        if len(inner) > len(best):
+            best = inner
+    return bytes(run) if len(run) > len(best) else best
+
+
 # -- the compiled expression ---------------------------------------------------------------
 class Regex:
     """One compiled POSIX expression. Use `search`, `test` and `finditer` (GNU's rules for
-    empty matches); `buffer_pattern` scans a whole text whose lines end in newlines."""
+    empty matches); `buffer_pattern` scans a whole text whose lines end in newlines.
+    Each takes an optional `cancelled` callback, polled every few thousand steps of the
+    linear engines (a True answer raises RegexCancelled, a RegexError)."""
+
+    # Spans of patterns routed away from `re` are POSIX's leftmost-longest (rust.py turns
+    # this off: ripgrep's leftmost-first spans stay `re`'s unless the pattern is nested).
+    _linear_spans = True
 
     def __init__(self, node: Node, groups: int, ignore_case: bool = False, multiline: bool = False,
                  longest_first: bool = False) -> None:
@@ -252,65 +366,132 @@ class Regex:
         asserts = _MULTILINE_ASSERTS if multiline else _LINE_ASSERTS
         self.python = _compile_python(_Emitter(asserts, buffer_mode=False).emit(node), self._flags)
         self._multiline = multiline
-        self._nfa_tests = traits.nested  # `re` must never search these
+        self._nested = traits.nested
+        self.engine = "re"
+        self._backtrack: backtrack.Program | None = None
+        if not _backtracking_bounded(node, traits, ignore_case, multiline):
+            if traits.backref:
+                self.engine = "backtrack"
+                self._backtrack = backtrack.Program(node, groups, ignore_case, multiline)
+            else:
+                self.engine = "dfa"
         self._nfa_spans = not traits.backref and (traits.nested or (traits.alternation and not longest_first))
+        self._literal = b"" if ignore_case else _required_literal(node)
         # Nested patterns need the program now (a too-big one is refused at compile time);
-        # others build it on first use and keep `re`'s spans if it is too big.
-        self._program: nfa.Program | None = self._build_program() if traits.nested else None
+        # others build it on first use and keep `re` if it is too big.
+        self._program: nfa.Program | None = None
+        self._dfas: dict[str, dfa.DFA] = {}
+        self._marks: tuple[bytes, bytearray] | None = None
+        if self.engine == "dfa":
+            try:
+                self._program = self._build_program()
+            except RegexError:
+                if traits.nested:
+                    raise
+                self.engine = "re"
         self._buffer: re.Pattern[bytes] | None | bool = False
 
     def _build_program(self) -> nfa.Program:
         return nfa.compile_program(self._node, self.ignore_case, self._multiline)
 
-    def _span_program(self) -> nfa.Program | None:
-        if self._program is None and self._nfa_spans:
+    def _dfa(self, kind: str) -> dfa.DFA:
+        found = self._dfas.get(kind)
+        if found is None:
+            if kind == "reverse":
+                program = nfa.compile_program(dfa.reverse_node(self._node), self.ignore_case, self._multiline)
+            else:
+                program = self._program or self._build_program()
+            found = self._dfas[kind] = dfa.DFA(program, anchored=kind == "anchored", reverse=kind == "reverse")
+        return found
+
+    def _linear_span_wanted(self) -> bool:
+        """Whether spans come from the DFA (else from `re`)."""
+        if self.engine == "dfa":
+            return self._linear_spans or self._nested
+        if self.engine == "backtrack" or not self._nfa_spans:
+            return False
+        if self._program is None:
             try:
                 self._program = self._build_program()
             except RegexError:
                 self._nfa_spans = False
-        return self._program if self._nfa_spans else None
+                return False
+        return True
 
     @property
     def linear_only(self) -> bool:
-        """True when `re` must not search this pattern (nested repetition)."""
-        return self._nfa_tests
+        """True when `re` must not search this pattern."""
+        return self.engine != "re"
 
     def buffer_pattern(self) -> re.Pattern[bytes] | None:
         """A pattern whose matches never cross a newline, anchors at line ends: finds the
-        matching lines of a whole text in one C-speed scan. None for nested patterns."""
+        matching lines of a whole text in one C-speed scan. None when `re` must not search
+        this pattern (the lines are then tested one by one)."""
         if self._buffer is False:
-            self._buffer = None if self._nfa_tests else _compile_python(
+            self._buffer = None if self.engine != "re" else _compile_python(
                 _Emitter(_BUFFER_ASSERTS, buffer_mode=True).emit(self._node), self._flags)
         return self._buffer  # type: ignore[return-value]
 
-    def test(self, data: bytes) -> bool:
-        if self._program is not None and self._nfa_tests:
-            return nfa.search(self._program, data, 0, first_only=True) is not None
-        return self.python.search(data) is not None
+    def test(self, data: bytes, cancelled: dfa.Cancelled = None) -> bool:
+        if self.engine == "re":
+            return self.python.search(data) is not None
+        if self._literal and self._literal not in data:
+            return False
+        if self.engine == "dfa":
+            return self._dfa("forward").matches(data, 0, cancelled)
+        assert self._backtrack is not None
+        return backtrack.search(self._backtrack, data, 0, cancelled=cancelled) is not None
 
-    def search(self, data: bytes, pos: int = 0, groups: bool = True) -> re.Match[bytes] | Span | None:
+    def _span(self, data: bytes, pos: int, cancelled: dfa.Cancelled) -> tuple[int, int] | None:
+        if self._literal and self._literal not in data:
+            return None
+        marks = self._marks
+        if marks is None or marks[0] is not data:
+            marks = self._marks = (data, self._dfa("reverse").starts(data, cancelled))
+        start = marks[1].find(1, pos)
+        if start < 0:
+            return None
+        end = self._dfa("anchored").longest_end(data, start, cancelled)
+        if end < 0:  # cannot happen: a start is marked only where a match begins
+            found = nfa.search(self._program or self._build_program(), data, pos)
+            return found
+        return start, end
+
+    def search(self, data: bytes, pos: int = 0, groups: bool = True,
+               cancelled: dfa.Cancelled = None) -> re.Match[bytes] | Span | None:
         """The leftmost-longest match at or after pos: an re.Match, or a Span when the
         groups are not wanted; None when there is none."""
-        program = self._span_program()
-        if program is None:
+        if self.engine == "backtrack":
+            assert self._backtrack is not None
+            if self._literal and self._literal not in data:
+                return None
+            found = backtrack.search(self._backtrack, data, pos, cancelled=cancelled)
+            if found is None:
+                return None
+            # `re` explores the same tree as the budgeted search did: its work is bounded.
+            return self.python.match(data, found[0]) or Span(data, found[0], found[1])
+        if not self._linear_span_wanted():
             return self.python.search(data, pos)
-        found = nfa.search(program, data, pos)
+        found = self._span(data, pos, cancelled)
         if found is None:
             return None
         if groups and self.groups:
             # Groups for that span; `re` needs the span's end as endpos, which can fool an
-            # end assertion, in which case `re`'s own match at that start is the answer.
-            match = self.python.fullmatch(data, found[0], found[1]) or self.python.match(data, found[0])
+            # end assertion, in which case `re`'s own match at that start is the answer
+            # (not for a pattern `re` must not search: the span stands without groups).
+            match = self.python.fullmatch(data, found[0], found[1])
+            if match is None and self.engine == "re":
+                match = self.python.match(data, found[0])
             if match is not None:
                 return match
         return Span(data, found[0], found[1])
 
-    def finditer(self, data: bytes, groups: bool = True) -> Iterator:
+    def finditer(self, data: bytes, groups: bool = True, cancelled: dfa.Cancelled = None) -> Iterator:
         """Successive matches as sed's `g` and grep -o see them: after a match, an empty
         match right at its end is skipped ("abxd" with x* matches at 0, 1, 2..3, 4)."""
         pos, previous_end, n = 0, -1, len(data)
         while pos <= n:
-            match = self.search(data, pos, groups)
+            match = self.search(data, pos, groups, cancelled)
             if match is None:
                 return
             start, end = match.start(), match.end()

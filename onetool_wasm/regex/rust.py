@@ -61,7 +61,10 @@ class _LazyEmitter(_Emitter):
 
 class RustRegex(Regex):
     """A Regex whose spans honour lazy quantifiers (the line scan needs no change: a lazy
-    repeat selects the same lines)."""
+    repeat selects the same lines). Its spans are `re`'s leftmost-first ones, as Rust's
+    regex gives, except for nested repetition (leftmost-longest, from the linear engine)."""
+
+    _linear_spans = False
 
     def __init__(self, node: Node, groups: int, lazy: bool) -> None:
         super().__init__(node, groups, False, multiline=True, longest_first=True)

@@ -61,7 +61,7 @@ async def _regex_match(shell: "Interpreter", text: str, word: Word) -> bool:
     except Exception:
         raise ShellError(f"{source}: invalid regular expression", status=2)
     data = text.encode("utf-8", "surrogateescape")
-    found = regex.search(data)
+    found = regex.search(data, cancelled=shell.budget.stopped)
     if found is None:
         shell.state.unset("BASH_REMATCH")
         return False

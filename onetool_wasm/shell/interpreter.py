@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+import time
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ..commands.spec import CommandContext, CommandIO, CommandSpec, invoke_command
@@ -597,11 +598,13 @@ class Interpreter:
             return args.exit_code
         stdin, stdout, stderr = CountingReader(io.stdin), CountingWriter(io.stdout), CountingWriter(io.stderr, 4096)
         entry = self.record.add(argv, 0)  # its place in the trace is where it started
+        started = time.perf_counter()
         status = await self._invoke(spec, ctx, args, CommandIO(stdin, stdout, stderr, io.stdin_is_pipe))
         if self.budget.stopped():
             self.budget.check_time()  # the command gave up because the run must end: say why
         if entry is not None:
             entry.status, entry.stdin_bytes, entry.stdout_bytes = status, stdin.count, stdout.count
+            entry.duration_ms = round((time.perf_counter() - started) * 1000)
             entry.stderr = stderr.kept.decode("utf-8", "replace").rstrip("\n")
         return status
 
@@ -628,7 +631,9 @@ class Interpreter:
             if spec.stream is not None:
                 return await spec.stream(ctx, args, io)
             stdin = b""
-            if io.stdin_is_pipe:
+            # A command that reads no stdin leaves a pipe's data unread, as a program would;
+            # it is not an error (`echo x | (mkdir d)`).
+            if io.stdin_is_pipe and spec.accepts_stdin is not False:
                 try:
                     stdin = await io.stdin.read_all(ctx.max_materialized_bytes or self.limits.max_output_bytes)
                 except StreamLimit as error:

@@ -90,7 +90,10 @@ async def _file_input(shell: "Interpreter", target, table: dict[int, Reader | Wr
     try:
         if await shell.vfs.is_dir(path):
             raise ShellError(f"{path}: Is a directory")
-        return BytesReader(await shell.vfs.read_bytes(path))
+        data = await shell.vfs.read_bytes(path)
+        reader = BytesReader(data)
+        reader.file_size = len(data)
+        return reader
     except VFSError as error:
         raise ShellError(f"{path}: {_describe(error)}")
 

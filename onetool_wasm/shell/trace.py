@@ -12,6 +12,7 @@ class CommandRecord:
     stdin_bytes: int = 0
     stdout_bytes: int = 0
     stderr: str = ""
+    duration_ms: int = 0
 
 
 @dataclasses.dataclass

@@ -18,6 +18,8 @@ class VFSStat:
     size: int
     media_type: str
     modified_epoch_ms: int
+    # Permission bits (0o644, 0o755...), or None when the backend keeps none.
+    mode: int | None = None
 
 
 @runtime_checkable
@@ -37,3 +39,6 @@ class VFS(Protocol):
     async def copy(self, src: str, dst: str) -> tuple[str, str]: ...
     async def move(self, src: str, dst: str) -> tuple[str, str]: ...
     async def stat(self, path: str) -> VFSStat: ...
+    # Optional: `async def chmod(self, path: str, mode: int) -> str` sets the permission bits
+    # (0o777 at most) of an existing node and returns its normalised path. A backend without
+    # it keeps no modes (its stats say mode=None).

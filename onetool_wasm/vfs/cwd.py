@@ -76,6 +76,14 @@ class CwdVFS:
             return VFSStat(DEV_NULL, True, False, 0, "application/octet-stream", 0)
         return await self.base.stat(self.resolve(path))
 
+    async def chmod(self, path: str, mode: int) -> str:
+        """The base's chmod; a backend without one keeps no modes (EINVAL)."""
+        chmod = getattr(self.base, "chmod", None)
+        if chmod is None:
+            from .errors import VFSError
+            raise VFSError("EINVAL", self.normalize(path))
+        return await chmod(self.resolve(path), mode)
+
     def __getattr__(self, name: str) -> Any:
         # Anything else a backend offers (resource policy, walk helpers) is the base's.
         return getattr(self.base, name)

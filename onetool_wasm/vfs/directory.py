@@ -5,7 +5,8 @@ each component is checked with `lstat`: a symbolic link anywhere on the way (whe
 points inside or outside the root) is refused with EESCAPE, and listings, tree copies
 and resource checks skip links. Files are opened with O_NOFOLLOW where the platform has
 it, and a write lands in a temporary file that is renamed over the target. The rules are
-TreeVFS's (those of MemoryVFS); times come from the file system. Only os/shutil calls are
+TreeVFS's (those of MemoryVFS); times and permission bits come from the file system
+(`chmod` sets only the 0o777 bits, on a path already checked link-free). Only os/shutil calls are
 used, so this also runs over Pyodide's emscripten file system.
 """
 from __future__ import annotations
@@ -121,9 +122,20 @@ class DirectoryVFS(TreeVFS):
     def _stat_node(self, p: str, kind: Kind) -> VFSStat:
         info = os.lstat(self._host(p))
         mtime_ms = info.st_mtime_ns // 1_000_000
+        mode = stat_mode.S_IMODE(info.st_mode) & 0o777
         if kind == "dir":
-            return VFSStat(p, True, True, 0, DIRECTORY, mtime_ms)
-        return VFSStat(p, True, False, info.st_size, guess_media_type(base_name(p)), mtime_ms)
+            return VFSStat(p, True, True, 0, DIRECTORY, mtime_ms, mode)
+        return VFSStat(p, True, False, info.st_size, guess_media_type(base_name(p)), mtime_ms, mode)
+
+    @_os_errors
+    def _node_mode(self, p: str, kind: Kind) -> int | None:
+        return stat_mode.S_IMODE(os.lstat(self._host(p)).st_mode) & 0o777
+
+    @_os_errors
+    def _set_mode(self, p: str, mode: int) -> None:
+        # `_kind` has checked every component with lstat: no link on the way (EESCAPE).
+        self._kind(p)
+        os.chmod(self._host(p), mode & 0o777)
 
     def _snapshot(self) -> TreeSnapshot:
         tree = TreeSnapshot()
@@ -206,12 +218,22 @@ def _replace_file(host: str, data: bytes) -> None:
 
 
 def _copy_tree(src: str, dst: str) -> None:
+    """GNU `cp -r` without -p: each copy gets its source's bits masked by umask 022."""
     os.mkdir(dst)
     for name, is_dir, _ in _entries(src):
         if is_dir:
             _copy_tree(os.path.join(src, name), os.path.join(dst, name))
         else:
             _replace_file(os.path.join(dst, name), _read_file(os.path.join(src, name)))
+            _copy_mode(os.path.join(src, name), os.path.join(dst, name))
+    _copy_mode(src, dst)
+
+
+def _copy_mode(src: str, dst: str) -> None:
+    try:
+        os.chmod(dst, stat_mode.S_IMODE(os.lstat(src).st_mode) & 0o755)
+    except OSError:
+        pass  # a file system without modes (some emscripten ones)
 
 
 def _rename(src: str, dst: str, is_dir: bool) -> None:

@@ -4,6 +4,9 @@ Modification times come from `now_ms`, read once for every node a change creates
 rewrites (the root included, at construction), in the same order as upstream, so a
 counter clock reproduces upstream's recorded times exactly. A copied or moved node is
 stamped anew; a deletion or a refused operation reads no time.
+
+Permission bits: `_modes` holds the nodes whose bits differ from the defaults (0o644 files,
+0o755 directories); a moved node keeps its bits, a copied one gets them masked by umask 022.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from .media import DIRECTORY, guess_media_type
 from .paths import base_name, child_path, parent_of
 from .policy import ResourcePolicyLike
 from .snapshot import TreeSnapshot
-from .tree import Kind, TreeVFS
+from .tree import UMASK, Kind, TreeVFS, default_mode
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class MemoryVFS(TreeVFS):
         self._files: dict[str, _File] = {}
         self._dirs: dict[str, int] = {"/": self._now_ms()}
         self._names: dict[str, set[str]] = {"/": set()}  # directory -> child names
+        self._modes: dict[str, int] = {}  # path -> permission bits, where not the default
 
     def _kind(self, p: str) -> Kind:
         if p in self._dirs:
@@ -62,6 +66,7 @@ class MemoryVFS(TreeVFS):
 
     def _remove_file(self, p: str) -> None:
         del self._files[p]
+        self._modes.pop(p, None)
         self._names[parent_of(p)].discard(base_name(p))
 
     def _remove_tree(self, p: str) -> None:
@@ -72,24 +77,46 @@ class MemoryVFS(TreeVFS):
             del self._dirs[dir_path]
             del self._names[dir_path]
         self._names[parent_of(p)].discard(base_name(p))
+        for mode_path in [path for path in self._modes if path == p or path.startswith(prefix)]:
+            del self._modes[mode_path]
 
-    def _copy_tree(self, src: str, dst: str) -> None:
+    def _copy_tree(self, src: str, dst: str, mask: int = UMASK) -> None:
         prefix = src + "/"
         sub_dirs = [path for path in self._dirs if path.startswith(prefix)]
         files = [(path, entry.data) for path, entry in self._files.items() if path.startswith(prefix)]
+        modes = {dst + path[len(src):]: mode for path, mode in self._modes.items()
+                 if path == src or path.startswith(prefix)}
         self._put_dir(dst, self._now_ms())
         for dir_path in sub_dirs:
             self._put_dir(dst + dir_path[len(src):], self._now_ms())
         for file_path, data in files:
             self._put_file(dst + file_path[len(src):], data, self._now_ms())
+        for path, mode in modes.items():
+            self._keep_mode(path, mode & ~mask)
 
     def _move_file(self, src: str, dst: str) -> None:
+        mode = self._modes.get(src)
         self._put_file(dst, self._files[src].data, self._now_ms())
         self._remove_file(src)
+        self._modes.pop(dst, None)
+        if mode is not None:
+            self._modes[dst] = mode
 
     def _move_tree(self, src: str, dst: str) -> None:
-        self._copy_tree(src, dst)
+        self._copy_tree(src, dst, mask=0)
         self._remove_tree(src)
+
+    def _node_mode(self, p: str, kind: Kind) -> int | None:
+        return self._modes.get(p, default_mode(kind))
+
+    def _set_mode(self, p: str, mode: int) -> None:
+        self._keep_mode(p, mode)
+
+    def _keep_mode(self, p: str, mode: int) -> None:
+        if mode == default_mode(self._kind(p)):
+            self._modes.pop(p, None)
+        else:
+            self._modes[p] = mode
 
     def _stat_node(self, p: str, kind: Kind) -> VFSStat:
         if kind == "dir":

@@ -5,9 +5,15 @@ and the same resource checks, made on a snapshot *before* anything changes, so a
 operation leaves no trace. A backend only says how to look at and change its storage:
 `_kind`, `_children`, `_load`, `_store`, `_append`, `_make_dir`, `_remove_file`,
 `_remove_tree`, `_copy_tree`, `_move_file`, `_move_tree`, `_stat_node`, `_snapshot`.
+
+Permission bits are optional: a backend that keeps them overrides `_node_mode` and
+`_set_mode` (MemoryVFS, DirectoryVFS, BrowserVFS). New files are 0o644 and new directories
+0o755 (GNU under umask 022); a copied file or tree gets the source's bits masked by that
+umask (GNU `cp` without -p), a moved one keeps them, an overwritten file keeps its own.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Literal
 
@@ -20,6 +26,15 @@ from .policy import ResourcePolicy, ResourcePolicyLike
 from .snapshot import TreeSnapshot
 
 Kind = Literal["dir", "file"] | None
+
+FILE_MODE = 0o644
+DIR_MODE = 0o755
+UMASK = 0o022
+PERMISSION_BITS = 0o777
+
+
+def default_mode(kind: Kind) -> int:
+    return DIR_MODE if kind == "dir" else FILE_MODE
 
 
 class TreeVFS:
@@ -105,7 +120,11 @@ class TreeVFS:
         if kind == "file":
             self._reject_file_on_path(parent_of(d))
             self._enforce(d, lambda tree: tree.copy(s, d))
+            created = self._kind(d) is None
+            mode = self._node_mode(s, kind)
             await self.write_bytes(d, self._load(s))
+            if created and mode is not None:
+                self._set_mode(d, mode & ~UMASK)
             return s, d
         self._check_tree_destination(s, d)
         self._enforce(d, lambda tree: tree.copy(s, d))
@@ -140,7 +159,23 @@ class TreeVFS:
         kind = self._kind(p)
         if kind is None:
             return VFSStat(p, False, False, 0, "", 0)
-        return self._stat_node(p, kind)
+        info = self._stat_node(p, kind)
+        if info.mode is None:
+            mode = self._node_mode(p, kind)
+            if mode is not None:
+                info = dataclasses.replace(info, mode=mode)
+        return info
+
+    async def chmod(self, path: str, mode: int) -> str:
+        """Set the permission bits (only 0o777: no set-id or sticky bits) of an existing node."""
+        p = normalize_path(path)
+        kind = self._kind(p)
+        if kind is None:
+            raise VFSError("ENOENT", p)
+        if self._node_mode(p, kind) is None:
+            raise VFSError("EINVAL", p)
+        self._set_mode(p, int(mode) & PERMISSION_BITS)
+        return p
 
     # -- rules shared by the operations (nothing changes here) --------------------------
 
@@ -238,6 +273,14 @@ class TreeVFS:
         raise NotImplementedError
 
     def _stat_node(self, p: str, kind: Kind) -> VFSStat:
+        raise NotImplementedError
+
+    def _node_mode(self, p: str, kind: Kind) -> int | None:
+        """The permission bits of the node `p`, or None when the backend keeps none."""
+        return None
+
+    def _set_mode(self, p: str, mode: int) -> None:
+        """Set the permission bits of the existing node `p` (only if `_node_mode` keeps them)."""
         raise NotImplementedError
 
     def _snapshot(self) -> TreeSnapshot:

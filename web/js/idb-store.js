@@ -11,6 +11,10 @@
 // Operations: {op: "putFile", path, data, mtimeMs} {op: "appendFile", path, data, mtimeMs}
 //   {op: "copyFile", from, path, mtimeMs} {op: "deleteFile", path} {op: "putDir", path, mtimeMs}
 //   {op: "deleteTree", path}   (the directory and every key below it, by key range)
+//   {op: "chmod", path, kind: "file"|"dir", mode}
+// A record may carry `mode` (permission bits); puts pass an op's `mode` on when it has one
+// (an append keeps the record's). Records without one read as the defaults (0644 / 0755),
+// and the index then lists the node without the extra last element.
 
 import { decode } from "./wire.js";
 
@@ -36,14 +40,14 @@ export class IdbStore {
     this.listener = callback;
   }
 
-  /** The index as JSON text: {files: [[path, size, mtimeMs]], dirs: [[path, mtimeMs]]}. */
+  /** The index as JSON text: {files: [[path, size, mtimeMs, mode?]], dirs: [[path, mtimeMs, mode?]]}. */
   async loadIndex() {
     const tx = this.db.transaction([FILES, DIRS], "readonly");
     const files = [];
     const dirs = [];
     await Promise.all([
-      eachRecord(tx.objectStore(FILES), (r) => files.push([r.path, byteLength(r.data), r.mtimeMs ?? 0])),
-      eachRecord(tx.objectStore(DIRS), (r) => dirs.push([r.path, r.mtimeMs ?? 0])),
+      eachRecord(tx.objectStore(FILES), (r) => files.push([r.path, byteLength(r.data), r.mtimeMs ?? 0, ...modeOf(r)])),
+      eachRecord(tx.objectStore(DIRS), (r) => dirs.push([r.path, r.mtimeMs ?? 0, ...modeOf(r)])),
     ]).catch(rethrowAsError);
     return JSON.stringify({ files, dirs });
   }
@@ -113,21 +117,27 @@ async function runInOrder(tx, ops) {
 async function applyOp(files, dirs, op) {
   switch (op.op) {
     case "putFile":
-      return request(files.put({ path: op.path, data: op.data, mtimeMs: op.mtimeMs }));
+      return request(files.put(withMode({ path: op.path, data: op.data, mtimeMs: op.mtimeMs }, op.mode)));
     case "appendFile": {
       const existing = await request(files.get(op.path));
       const data = existing ? concat(toBytes(existing.data), op.data) : op.data;
-      return request(files.put({ path: op.path, data, mtimeMs: op.mtimeMs }));
+      return request(files.put(withMode({ path: op.path, data, mtimeMs: op.mtimeMs }, op.mode ?? existing?.mode)));
     }
     case "copyFile": {
       const source = await request(files.get(op.from));
       if (!source) throw new DOMException(`no such file: ${op.from}`, "NotFoundError");
-      return request(files.put({ path: op.path, data: toBytes(source.data), mtimeMs: op.mtimeMs }));
+      return request(files.put(withMode({ path: op.path, data: toBytes(source.data), mtimeMs: op.mtimeMs }, op.mode)));
     }
     case "deleteFile":
       return request(files.delete(op.path));
     case "putDir":
-      return request(dirs.put({ path: op.path, mtimeMs: op.mtimeMs }));
+      return request(dirs.put(withMode({ path: op.path, mtimeMs: op.mtimeMs }, op.mode)));
+    case "chmod": {
+      const table = op.kind === "dir" ? dirs : files;
+      const record = await request(table.get(op.path));
+      if (!record) return undefined;
+      return request(table.put(withMode(record, op.mode)));
+    }
     case "deleteTree": {
       // Every key that starts with "<path>/": "0" is the character after "/".
       const below = IDBKeyRange.bound(`${op.path}/`, `${op.path}0`, false, true);
@@ -182,6 +192,18 @@ function eachRecord(store, visit) {
     };
     cursor.onerror = () => reject(cursor.error);
   });
+}
+
+// A record's `mode`, when it has one: [mode] or [] (spread into an index entry).
+function modeOf(record) {
+  return typeof record.mode === "number" ? [record.mode] : [];
+}
+
+// The record with `mode` set, or without the key when there is none (the default bits).
+function withMode(record, mode) {
+  if (typeof mode === "number") record.mode = mode;
+  else delete record.mode;
+  return record;
 }
 
 function byteLength(data) {

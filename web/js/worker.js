@@ -6,7 +6,7 @@
 // (from the page: fail the page calls Python is waiting for, raise the soft cancel flag).
 
 import { Channel, serializeError } from "./rpc.js";
-import { bootPyodide } from "./boot.js";
+import { bootPyodide, saveSnapshot } from "./boot.js";
 import { IdbStore } from "./idb-store.js";
 import { decode, encode } from "./wire.js";
 import { clearInterrupt, isCancelled, signalSlot } from "./interrupt.js";
@@ -45,7 +45,9 @@ const channel = new Channel(
 async function init({ interruptBuffer = null, ...options }) {
   const progress = (update) => channel.notify("progress", update);
   flags = interruptBuffer;
-  const { pyodide } = await bootPyodide({ manifestURL: MANIFEST_URL, onProgress: progress });
+  // From the boot snapshot when there is a good one, else cold (boot.js). Either way nothing
+  // of this worker is registered yet: the JS modules come after the snapshot, in this order.
+  const { pyodide, boot, pending } = await bootPyodide({ manifestURL: MANIFEST_URL, onProgress: progress });
   if (flags) pyodide.setInterruptBuffer(signalSlot(flags));
   // What Python imports: `onetool_host` (the page, through this worker) and `onetool_idb`.
   pyodide.registerJsModule("onetool_host", host);
@@ -62,7 +64,25 @@ async function init({ interruptBuffer = null, ...options }) {
     entry.destroy();
   }
   progress({ phase: "ready", loaded: 1, total: 1, message: "ready" });
-  return { pyodideVersion: pyodide.version, ...JSON.parse(api.info) };
+  // A cold boot's snapshot is stored once the page has its answer (it takes a moment).
+  if (pending) setTimeout(() => storeSnapshot(pending), 0);
+  return {
+    pyodideVersion: pyodide.version,
+    boot: boot.path,
+    bootReason: boot.reason,
+    snapshotRestoreMs: boot.restoreMs,
+    snapshotBytes: boot.snapshotBytes,
+    ...JSON.parse(api.info),
+  };
+}
+
+async function storeSnapshot(pending) {
+  try {
+    const bytes = await saveSnapshot(pending);
+    console.info(`onetool: boot snapshot stored (${(bytes / 1048576).toFixed(1)} MB, taken in ${pending.makeMs} ms)`);
+  } catch (error) {
+    console.warn("onetool: the boot snapshot could not be stored:", error?.message ?? error);
+  }
 }
 
 async function forward(method, params) {

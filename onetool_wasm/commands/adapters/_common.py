@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 from typing import Any
+from ...redaction import context_secrets, redact_text
 from ...result import printable
 
 
@@ -38,3 +39,9 @@ def _text(value: Any) -> str:
     return printable("" if value is None else str(value))
 
 
+
+
+def redacted(ctx: Any, text: str) -> str:
+    """What an adapter said, with secrets hidden: the runtime's registered values and known
+    credential shapes (`Bearer ...`, `api_key=...`, `sk-...`), before the model sees it."""
+    return redact_text(text, context_secrets(ctx))

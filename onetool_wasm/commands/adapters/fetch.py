@@ -4,10 +4,12 @@ from __future__ import annotations
 import re
 from typing import Any
 from ...result import JSON, OCTET, TEXT, CommandResult, err, ok_bytes, printable
-from ..calc import format_js_number
+from ..json_text import format_js_number
 from ..json_text import to_json_text
 from ..helpers import check_materialized, missing_adapter_error
-from ._common import _call, _field, error_message
+from ._common import _call, _field, error_message, redacted
+from ...redaction import context_secrets, redact
+from ...textutil import looks_binary
 from ..spec import CommandContext, CommandSpec
 
 
@@ -30,16 +32,18 @@ def render_payload(ctx: CommandContext, resource: str, payload: Any, content_typ
     if isinstance(payload, (bytes, bytearray, memoryview)):
         data = bytes(payload)
         check_materialized(ctx, "fetch", resource, len(data))
+        if not looks_binary(data):  # text: secrets hidden; binary is held back from the model
+            data = redacted(ctx, data.decode("utf-8", "replace")).encode("utf-8")
         return ok_bytes(data, content_type or OCTET)
     if isinstance(payload, (dict, list, tuple)):
-        text, content_type = to_json_text(payload), JSON
+        text, content_type = to_json_text(redact(payload, context_secrets(ctx))), JSON
     elif payload is None or isinstance(payload, bool):
         text = {None: "null", True: "true", False: "false"}[payload]
     elif isinstance(payload, float):
         text = format_js_number(payload)
     else:
         text = str(payload)
-    data = printable(text).encode("utf-8")
+    data = redacted(ctx, printable(text)).encode("utf-8")
     check_materialized(ctx, "fetch", resource, len(data))
     return ok_bytes(data, content_type or TEXT)
 
@@ -51,15 +55,16 @@ async def cmd_fetch(ctx: CommandContext, args: list[str], stdin: bytes) -> Comma
     try:
         response = await _call(ctx.adapters.fetch, "fetch", resource)
     except Exception as error:  # the host's adapter failed: report it, never crash
-        return _fetch_failure(resource, error)
+        failure = _fetch_failure(resource, error)
+        return err(redacted(ctx, failure.stderr), failure.exit_code)
     if response is None:
         return err(f"fetch: adapter error: the fetch adapter returned nothing for {resource}")
     content_type = _field(response, "content_type", "contentType")
     try:
         return render_payload(ctx, resource, _field(response, "payload"), str(content_type) if content_type else None)
     except (TypeError, ValueError, RecursionError) as error:
-        return err(f"fetch: adapter error: the payload of {resource} cannot be shown as JSON "
-                   f"({error_message(error)})")
+        return err(redacted(ctx, f"fetch: adapter error: the payload of {resource} cannot be shown as JSON "
+                                 f"({error_message(error)})"))
 
 
 def _fetch_failure(resource: str, error: BaseException) -> CommandResult:

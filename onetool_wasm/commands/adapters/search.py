@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 from ...result import CommandResult, err, ok
 from ..helpers import check_materialized, missing_adapter_error
-from ._common import _call, _field, _text, error_message
+from ._common import _call, _field, _text, error_message, redacted
 from ..spec import CommandContext, CommandSpec
 
 
@@ -32,10 +32,10 @@ async def cmd_search(ctx: CommandContext, args: list[str], stdin: bytes) -> Comm
         hits = await _call(ctx.adapters.search, "search", " ".join(args), SEARCH_LIMIT)
         hits = list(hits or [])[:SEARCH_LIMIT]
     except Exception as error:  # the host's adapter failed: report it, never crash
-        return err(f"search: adapter error: {error_message(error)}")
+        return err(redacted(ctx, f"search: adapter error: {error_message(error)}"))
     if not hits:
         return ok("(no results)\n")
-    rendered = render_hits(hits)
+    rendered = redacted(ctx, render_hits(hits))
     check_materialized(ctx, "search", "search results", len(rendered.encode("utf-8")))
     return ok(rendered + "\n")
 

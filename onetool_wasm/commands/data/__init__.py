@@ -6,6 +6,11 @@ name starts with `_` helps the group's commands and is not one).
 
 COMMAND_MODULES = (
     "base64",
+    "calc",
     "csv",
+    "hexdump",
+    "jq",
     "json",
+    "od",
+    "xxd",
 )

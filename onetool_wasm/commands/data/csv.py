@@ -130,6 +130,4 @@ CSV_SPEC = CommandSpec(
 )
 
 
-
-
 COMMANDS = [CSV_SPEC]

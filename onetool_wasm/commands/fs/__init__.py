@@ -5,4 +5,28 @@ name starts with `_` helps the group's commands and is not one).
 """
 
 COMMAND_MODULES = (
+    "append",
+    "basename",
+    "cat",
+    "chmod",
+    "cp",
+    "diff",
+    "dirname",
+    "du",
+    "file",
+    "find",
+    "gzip",
+    "ln",
+    "ls",
+    "mkdir",
+    "mktemp",
+    "mv",
+    "readlink",
+    "realpath",
+    "rm",
+    "stat",
+    "tar",
+    "touch",
+    "tree",
+    "write",
 )

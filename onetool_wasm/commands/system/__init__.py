@@ -5,6 +5,10 @@ name starts with `_` helps the group's commands and is not one).
 """
 
 COMMAND_MODULES = (
+    "date",
+    "env",
     "help",
     "memory",
+    "printenv",
+    "timeout",
 )

@@ -1,15 +1,22 @@
-"""help: the command table, or one command's usage, details and examples."""
+"""help: the command table (by group in the bash language, one alphabetical table as upstream
+prints it in the strict grammar), or one command's usage, details and examples."""
 from __future__ import annotations
 
 from ...result import CommandResult, err, ok
 from ..helpers import line_end
-from ..naming import command_table, unknown_command_message
+from ..naming import command_table, grouped_command_table, unknown_command_message
 from ..spec import CommandContext, CommandSpec
+
+# The built-in groups, in the order `help` shows them (selection.GROUP_NAMES; not imported:
+# selection imports every command module).
+GROUP_ORDER = ("system", "fs", "text", "adapters", "data")
 
 
 def cmd_help(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     if not args:
-        lines = ["Available commands:", *command_table(ctx.registry.all()), "",
+        specs = ctx.registry.all()
+        table = grouped_command_table(specs, GROUP_ORDER) if ctx.grammar == "bash" else command_table(specs)
+        lines = ["Available commands:", *table, "",
                  "Use: help <command>", "Or run a command with no args to get its usage."]
         return ok("\n".join(lines) + line_end(ctx))
     spec = ctx.registry.get(args[0])

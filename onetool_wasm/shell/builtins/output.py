@@ -5,7 +5,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...commands.spec import CommandIO
-from ...commands.line_tools import cmd_echo
+from ...commands.text.echo import cmd_echo
 from .printf import format_printf
 
 if TYPE_CHECKING:

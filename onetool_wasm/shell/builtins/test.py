@@ -3,8 +3,9 @@ as POSIX says, and as a full `-a`/`-o`/`!`/`( )` expression beyond four), and th
 binary operators, which `[[ ]]` shares.
 
 Files are seen through a `FileLookup` (the lead adapts the virtual file system to it). The VFS
-has no permissions, owners, links or special files, so: `-r`/`-w` are true when the path
-exists; `-x` is true for directories only (a VFS file is never a program); `-L`/`-h`, `-p`,
+has no owners, links or special files, so: `-r`/`-w`/`-x` read the owner's permission bits
+where the VFS keeps modes (the sandbox user owns everything; `chmod`), else `-r`/`-w` are true
+when the path exists and `-x` for directories only; `-L`/`-h`, `-p`,
 `-S`, `-b`, `-c`, `-g`, `-u`, `-k` are always false; `-G`/`-O` (owned by us) are true when the
 path exists. `-t` is false: there is no terminal.
 
@@ -83,12 +84,32 @@ async def unary_test(op: str, operand: str, lookup: FileLookup, is_set: Callable
         return False
     if letter == "f":
         return info.is_file
-    if letter in "dx":
+    if letter in "rwx":
+        mode = getattr(info, "mode", None)
+        if mode is None:
+            mode = await _vfs_mode(lookup, operand)
+        if mode is not None:  # the sandbox user owns every file: the owner's bits decide
+            return bool(mode & {"r": 0o400, "w": 0o200, "x": 0o100}[letter])
+        return letter != "x" or info.is_dir
+    if letter == "d":
         return info.is_dir
     if letter == "s":
         # a real directory always has a non-zero size; the VFS may report 0
         return info.is_dir or info.size > 0
     return True  # -e -a -r -w -G -O: it exists
+
+
+async def _vfs_mode(lookup: FileLookup, operand: str) -> int | None:
+    """The permission bits of `operand` where the VFS keeps them: the lookup's FileInfo may
+    carry `mode`; else the shell's own VFS (the lookup is its bound `file_info`) is asked."""
+    vfs = getattr(getattr(lookup, "__self__", None), "vfs", None)
+    if vfs is None:
+        return None
+    try:
+        mode = (await vfs.stat(operand)).mode
+    except Exception:
+        return None
+    return None if mode is None else int(mode)
 
 
 def binary_test(op: str, left: str, right: str) -> bool:

@@ -48,7 +48,7 @@ export class TraceView {
     const box = element("section", executed ? "pipeline" : "pipeline skipped");
     box.setAttribute("aria-label", `pipeline ${index + 1}`);
     const head = element("div", "pipeline-head");
-    const relation = pipeline.relation ? `${pipeline.relation} ` : "";
+    const relation = pipeline.relationFromPrevious ? `${pipeline.relationFromPrevious} ` : "";
     const skipped = executed ? "" : ` · skipped (${pipeline.skippedReason})`;
     head.append(element("span", "", `${relation}pipeline ${index + 1}${skipped}`));
     if (executed) head.append(exitBadge(pipeline.exitCode));
