@@ -5,6 +5,9 @@
 Prints, each against a baseline in the same browser:
   * boot: page open -> first `run` result in the playground, vs a bare `loadPyodide()` of the
     same runtime files; cold (fresh profile) and repeat visit (warm HTTP cache);
+  * the boot snapshot: first visit (cold boot, fresh profile) vs bare `loadPyodide()` (target
+    <= 1.15x), repeat visit (restored from the snapshot; target <= 1.0 s) absolute and vs bare,
+    the snapshot's size and its restore time, each row measured in the same browser;
   * `run("echo hi")` round trip from the page (median of 50);
   * 1,000 `write` commands into the IndexedDB store, and the restore after a reload (boot over
     the 1,000-file store minus boot over an empty one), vs plain IndexedDB puts / getAll of
@@ -188,6 +191,42 @@ def boot_times(browser, base_url: str, runs: int) -> dict[str, list[float]]:
     return times
 
 
+SNAPSHOT_STORED_JS = """async () => {
+  const store = await import("./js/snapshot-store.js");
+  for (let i = 0; i < 1200; i++) {
+    const record = await store.readSnapshot().catch(() => null);
+    if (record) return record.memory.byteLength + record.files.byteLength;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}"""
+BOOT_INFO_JS = "async () => { const info = await window.onetool.booting; return info; }"
+
+
+def snapshot_times(browser, base_url: str, runs: int) -> dict:
+    """Per fresh profile: the first visit (cold boot, the snapshot stored after it), then repeat
+    visits that restore it; bare loadPyodide() cold and warm in another fresh profile, alternated."""
+    url = base_url + "index.html?world=demo"
+    first, repeat, bare_cold, bare_warm, restore, sizes, paths = [], [], [], [], [], [], []
+    for _ in range(runs):
+        context, page = new_page(browser, base_url)
+        first.append(playground_first_result(page, url))
+        paths.append(page.evaluate(BOOT_INFO_JS)["boot"])
+        sizes.append(page.evaluate(SNAPSHOT_STORED_JS))
+        for _ in range(2):
+            repeat.append(playground_first_result(page, url))
+            info = page.evaluate(BOOT_INFO_JS)
+            paths.append(info["boot"])
+            restore.append(info.get("snapshotRestoreMs") or float("nan"))
+        context.close()
+        context, page = new_page(browser, base_url)
+        bare_cold.append(bare_pyodide(page, base_url + "__bare.html"))
+        bare_warm.extend(bare_pyodide(page, base_url + "__bare.html") for _ in range(2))
+        context.close()
+    return {"first": first, "repeat": repeat, "bare cold": bare_cold, "bare warm": bare_warm,
+            "restore": restore, "size": sizes, "paths": paths}
+
+
 def vfs_times(browser, base_url: str, count: int, restores: int = 5) -> dict[str, float]:
     context, page = new_page(browser, base_url)
     page.goto(base_url + "__bench.html")
@@ -257,6 +296,19 @@ def report_boot(boot: dict, browser_version: str) -> None:
               f"bare loadPyodide() {bare:8.0f}   ratio {ours / bare:5.2f}x", flush=True)
 
 
+def report_snapshot(times: dict) -> None:
+    first, bare_cold = median(times["first"]), median(times["bare cold"])
+    repeat, bare_warm = median(times["repeat"]), median(times["bare warm"])
+    sizes = [size for size in times["size"] if size]
+    print("\nboot snapshot (ms from navigation start to the first `run` result; median):")
+    print(f"  first visit (cold boot)      {first:8.0f}   bare loadPyodide() cold {bare_cold:8.0f}   "
+          f"ratio {first / bare_cold:5.2f}x   (target <= 1.15x)")
+    print(f"  repeat visit (snapshot)      {repeat:8.0f}   bare loadPyodide() warm {bare_warm:8.0f}   "
+          f"ratio {repeat / bare_warm:5.2f}x   (target <= 1000 ms)")
+    print(f"  snapshot size {median(sizes) / 1048576 if sizes else float('nan'):.1f} MB; restore (in the worker) "
+          f"{median(times['restore']):.0f} ms; paths {', '.join(times['paths'])}", flush=True)
+
+
 def report_round_trip(trips: list[float]) -> None:
     print(f"\nrun('echo hi') round trip from the page: median {median(trips):.2f} ms "
           f"(p90 {statistics.quantiles(trips, n=10)[-1]:.2f} ms, {len(trips)} runs)", flush=True)
@@ -299,6 +351,7 @@ def main(argv=None) -> int:
                 screenshot(browser, base_url, (args.screenshot or ROOT / "docs" / "playground.png").resolve())
             if not args.screenshot_only:
                 report_boot(boot_times(browser, base_url, args.runs), browser.version)
+                report_snapshot(snapshot_times(browser, base_url, args.runs))
                 report_round_trip(round_trip(browser, base_url, 50))
                 report_vfs(vfs_times(browser, base_url, args.files), args.files)
             browser.close()

@@ -8,6 +8,9 @@ The official SDK speaks the protocol. Around it, this module keeps the server an
 * runs happen on a worker thread (`RunWorker`, one run at a time), so a long `sed` never
   stops the server from answering a ping or a cancel; `notifications/cancelled` stops the
   run at its next check; closing stdin stops the running command and ends the server.
+With a policy, a write that needs consent asks the client's user through MCP elicitation (an
+approve switch and the input's scalar fields, prefilled); a client that cannot elicit answers
+"unavailable", which the policy's `on_no_confirm` settles.
 A result carries the text block a model reads, and the same run as `structuredContent`
 (`OUTPUT_SCHEMA`). `isError` means something went wrong: a non-zero status that came with an
 error message, or a status that says the run could not do its work (not found, limits,
@@ -17,6 +20,7 @@ differences, `test -f` saying no.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import io
 import json
 import re
@@ -25,6 +29,7 @@ import threading
 from typing import Any, AsyncIterator
 
 from . import __version__
+from .consent import ConsentRequest
 from .runtime import AgentCLI, RunExecution
 from .tooldef import build_tool_definition
 
@@ -101,6 +106,7 @@ class RunWorker:
         self._thread.start()
         self._lock = asyncio.run_coroutine_threadsafe(_make_lock(), self.loop).result()
         self._current: threading.Event | None = None
+        self._asker: Any = None  # how the running call asks its human (MCP elicitation)
         outer = runtime.ctx.cancelled
         runtime.ctx.cancelled = lambda: self._stopping() or outer()
 
@@ -108,24 +114,31 @@ class RunWorker:
         current = self._current
         return current is not None and current.is_set()
 
-    async def run(self, command: str) -> RunExecution:
+    async def run(self, command: str, asker: Any = None) -> RunExecution:
         """Run on the worker; if the caller is cancelled, the run is told to stop and this
-        re-raises (the run ends at its next check: a loop, a line, a command)."""
+        re-raises (the run ends at its next check: a loop, a line, a command). `asker`
+        answers the consent requests of this run (`confirm`)."""
         stop = threading.Event()
-        future = asyncio.run_coroutine_threadsafe(self._run(command, stop), self.loop)
+        future = asyncio.run_coroutine_threadsafe(self._run(command, stop, asker), self.loop)
         try:
             return await asyncio.wrap_future(future)
         except BaseException:
             stop.set()
             raise
 
-    async def _run(self, command: str, stop: threading.Event) -> RunExecution:
+    async def _run(self, command: str, stop: threading.Event, asker: Any) -> RunExecution:
         async with self._lock:
-            self._current = stop
+            self._current, self._asker = stop, asker
             try:
                 return await self.runtime.run_detailed(command)
             finally:
-                self._current = None
+                self._current = self._asker = None
+
+    async def confirm(self, request: ConsentRequest) -> Any:
+        """The runtime's `confirm`: the running call's human, through its client."""
+        if self._asker is None:
+            return "unavailable"
+        return await self._asker(request)
 
     def stop_all(self) -> None:
         """Ask the running command to stop (the server is ending)."""
@@ -136,6 +149,85 @@ class RunWorker:
 
 async def _make_lock() -> asyncio.Lock:
     return asyncio.Lock()
+
+
+# -- consent through MCP elicitation ---------------------------------------------------------------
+
+def consent_schema(request: ConsentRequest) -> dict[str, Any]:
+    """The form a client shows: an approve switch, then every top-level scalar field of the
+    input, prefilled (edits are validated again by the gate)."""
+    properties: dict[str, Any] = {"approve": {"type": "boolean", "title": f"Allow {request.ref}?", "default": False}}
+    if isinstance(request.input, dict):
+        for key, value in request.input.items():
+            kind = _scalar_type(value)
+            if kind is not None and key != "approve":
+                properties[key] = {"type": kind, "default": value}
+    return {"type": "object", "properties": properties, "required": ["approve"]}
+
+
+def _scalar_type(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return "string" if isinstance(value, str) else None
+
+
+def decision_from_elicitation(action: str, content: dict[str, Any] | None, request: ConsentRequest) -> Any:
+    """What confirm answers for an elicitation result (read by consent.read_decision)."""
+    if action != "accept" or not (content or {}).get("approve"):
+        return "declined"
+    edits = {key: value for key, value in (content or {}).items() if key != "approve"}
+    if not edits or not isinstance(request.input, dict):
+        return "approved"
+    return {"approved": True, "input": {**request.input, **edits}}
+
+
+def elicitation_asker(session: Any, request_id: Any) -> Any:
+    """Ask the calling client's user: an elicitation/create request sent from the call's own
+    handler (the SDK's back-channel belongs to it). A client that cannot elicit, or a
+    connection without server-initiated requests (protocol 2026-07-28), answers "unavailable"."""
+    async def ask(request: ConsentRequest) -> Any:
+        capabilities = getattr(session, "client_capabilities", None)
+        if capabilities is None or getattr(capabilities, "elicitation", None) is None:
+            return "unavailable"
+        if not getattr(session, "can_send_request", True):
+            return "unavailable"  # a 2026-07-28 connection: no server-initiated requests
+        result = await session.elicit_form(request.prompt, consent_schema(request), related_request_id=request_id)
+        return decision_from_elicitation(result.action, result.content, request)
+    return ask
+
+
+async def run_answering(runner: RunWorker, command: str, ask: Any) -> RunExecution:
+    """Run `command` on the worker; its consent requests come back here, to the handler's
+    task, which asks (`ask`) and hands the answer back to the waiting run."""
+    loop = asyncio.get_running_loop()
+    questions: asyncio.Queue[tuple[ConsentRequest, concurrent.futures.Future[Any]]] = asyncio.Queue()
+
+    async def relay(request: ConsentRequest) -> Any:  # runs on the worker's loop
+        answer: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        loop.call_soon_threadsafe(questions.put_nowait, (request, answer))
+        return await asyncio.wrap_future(answer)
+
+    run = asyncio.ensure_future(runner.run(command, relay))
+    try:
+        while True:
+            question = asyncio.ensure_future(questions.get())
+            await asyncio.wait({run, question}, return_when=asyncio.FIRST_COMPLETED)
+            if not question.done():
+                question.cancel()
+                return run.result()
+            request, answer = question.result()
+            try:
+                answer.set_result(await ask(request))
+            except BaseException as error:  # the gate turns any failure into a decline
+                answer.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+    finally:
+        run.cancel()
 
 
 # -- checking what the client sends -------------------------------------------------------------
@@ -260,10 +352,12 @@ def build_server(runtime: AgentCLI, worker: RunWorker | None = None, tool_name: 
                  description_variant: str = "full-tool-description") -> Any:
     """A low-level MCP server whose single tool runs a command line and returns its text block."""
     types, server_class, mcp_error = _sdk()
+    runner = worker or RunWorker(runtime)
+    if runtime.ctx.confirm is None:  # a host's own confirm wins; else the client's human decides
+        runtime.ctx.confirm = runner.confirm
     definition = build_tool_definition(runtime, tool_name, description_variant, format="mcp")
     tool = types.Tool(name=tool_name, description=definition["description"],
                       input_schema=definition["inputSchema"], output_schema=OUTPUT_SCHEMA)
-    runner = worker or RunWorker(runtime)
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=[tool])
@@ -275,7 +369,7 @@ def build_server(runtime: AgentCLI, worker: RunWorker | None = None, tool_name: 
         if not isinstance(command, str):
             text = f"{tool_name} needs a string argument 'command' (the command line to run)"
             return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
-        execution = await runner.run(command)
+        execution = await run_answering(runner, command, elicitation_asker(ctx.session, ctx.request_id))
         return types.CallToolResult(content=[types.TextContent(type="text", text=execution.presentation.text)],
                                     structured_content=structured(execution), is_error=is_failed_run(execution))
 

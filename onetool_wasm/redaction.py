@@ -247,7 +247,7 @@ _PAIR = re.compile(
     r"""(?<![A-Za-z0-9_.\-])(?P<key>(?:--?)?(?P<q>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,63})(?P=q)"""
     r"""[ \t]{0,8}(?::|=>?)[ \t]{0,8})"""
     r"""(?P<value>"(?:[^"\\\r\n]|\\.){0,4096}"|'[^'\r\n]{0,4096}'"""
-    r"""|(?:(?i:bearer|basic|token|digest)[ \t]{1,8})?[^\s,;&}\]{\[)"'<>]{1,4096})""")
+    r"""|(?:(?i:bearer|basic|token|digest)[ \t]{1,8})?[^\s,;&}\]{\[)"'<>*][^\s,;&}\]{\[)"'<>]{0,4095})""")
 # Header lines whose whole value is the secret: `Cookie: a=1; b=2`, `Authorization: Basic x`.
 _HEADER_LINE = re.compile(
     r"""(?<![A-Za-z0-9_\-])(?P<key>(?i:proxy-authorization|authorization|set-cookie|cookie)[ \t]{0,8}:[ \t]{0,8})"""
@@ -265,20 +265,26 @@ _NAME_VALUE = re.compile(
     r"""[ \t]{0,8},[ \t\r\n]{0,16}["']?value["']?[ \t]{0,8}[:=][ \t]{0,8}(?P<v>["']))"""
     r"""(?P<value>(?:[^"'\\\r\n]|\\.){1,4096})(?P=v)""")
 # ?api_key=VALUE&...
-_QUERY = re.compile(r"(?P<key>[?&;](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,63})=)(?P<value>[^&#\s\"'<>]{1,4096})")
+_QUERY = re.compile(r"(?P<key>[?&;](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,63})=)(?P<value>[^&#\s\"'<>*][^&#\s\"'<>]{0,4095})")
 # scheme://user:PASSWORD@host
 _USERINFO = re.compile(r"(?P<pre>://[^:/?#@\s\"'<>]{0,256}:)(?P<value>[^@/?#\s\"'<>]{1,512})@")
-_SHAPES = re.compile(
-    r"""(?P<scheme>(?<![A-Za-z0-9_])(?i:bearer|basic)[ \t]{1,8})(?P<cred>[A-Za-z0-9\-._~+/]{8,4096}={0,2})"""
-    r"""|(?<![A-Za-z0-9_\-])(?P<tok>"""
-    r"""sk-[A-Za-z0-9_\-]{20,4096}"""
-    r"""|[sr]k_(?:live|test)_[A-Za-z0-9]{16,1024}"""
-    r"""|gh[pousr]_[A-Za-z0-9]{20,1024}"""
-    r"""|github_pat_[A-Za-z0-9_]{20,1024}"""
-    r"""|xox[bpasore]-[A-Za-z0-9\-]{10,1024}"""
-    r"""|glpat-[A-Za-z0-9_\-]{20,1024}"""
-    r"""|AIza[A-Za-z0-9_\-]{35}"""
-    r"""|eyJ[A-Za-z0-9_\-]{8,4096}\.eyJ[A-Za-z0-9_\-]{4,8192}\.[A-Za-z0-9_\-]{0,4096})""")
+_SCHEME_CRED = re.compile(
+    r"""(?P<scheme>(?:Bearer|bearer|BEARER|Basic|basic|BASIC)(?<![A-Za-z0-9_][A-Za-z]{6})[ \t]{1,8})"""
+    r"""(?P<cred>[A-Za-z0-9\-._~+/]{8,4096}={0,2})""")
+# (literals one of which the text must hold, the pattern: literal first, so the search is fast)
+_TOKENS = (
+    (("sk-",), re.compile(r"sk-(?<![A-Za-z0-9_\-]sk-)[A-Za-z0-9_\-]{20,4096}")),
+    (("k_live_", "k_test_"), re.compile(r"[sr]k_(?:live|test)_(?<![A-Za-z0-9_\-].k_...._)[A-Za-z0-9]{16,1024}")),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), re.compile(r"gh[pousr]_(?<![A-Za-z0-9_\-]gh._)[A-Za-z0-9]{20,1024}")),
+    (("github_pat_",), re.compile(r"github_pat_(?<![A-Za-z0-9_\-]github_pat_)[A-Za-z0-9_]{20,1024}")),
+    (("xox",), re.compile(r"xox[bpasore]-(?<![A-Za-z0-9_\-]xox.-)[A-Za-z0-9\-]{10,1024}")),
+    (("glpat-",), re.compile(r"glpat-(?<![A-Za-z0-9_\-]glpat-)[A-Za-z0-9_\-]{20,1024}")),
+    (("AIza",), re.compile(r"AIza(?<![A-Za-z0-9_\-]AIza)[A-Za-z0-9_\-]{35}")),
+    (("eyJ",), re.compile(r"eyJ(?<![A-Za-z0-9_\-]eyJ)[A-Za-z0-9_\-]{8,4096}\.eyJ[A-Za-z0-9_\-]{4,8192}\.[A-Za-z0-9_\-]{0,4096}")),
+)
+# A text with none of these holds no secret key (a cheap gate before the key/value passes).
+_KEY_HINTS = ("pass", "pwd", "secret", "token", "credential", "jwt", "bearer", "auth", "cookie", "key", "session",
+              "dsn", "signature", "connection")
 _AWS_ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
@@ -294,20 +300,29 @@ def _looks_random(value: str) -> bool:
 
 def _hidden_value(value: str) -> bool:
     """Whether a value after a secret key stays shown (literals, variables, already hidden)."""
-    bare = value.strip("\"'")
-    return (not bare or REDACTED in bare or bare.lower() in _VALUE_SKIP or set(bare) <= {"*", "x", "X", "."}
-            or _VARIABLE.fullmatch(bare) is not None)
+    bare = value.strip("\"'") if value[:1] in "\"'" or value[-1:] in "\"'" else value
+    if not bare:
+        return True
+    first = bare[0]
+    if first == "$":
+        return _VARIABLE.fullmatch(bare) is not None
+    if first in "*\u2022":
+        return REDACTED in bare or not bare.strip("*\u2022")
+    if len(bare) <= 9 and bare.lower() in _VALUE_SKIP:
+        return True
+    return REDACTED in bare
 
 
 def _pair(match: re.Match[str]) -> str:
-    value = match.group("value")
-    level = _key_class(match.group("name"))
+    key, name, value = match.group("key", "name", "value")
+    level = _key_class(name)
     if not level or _hidden_value(value):
         return match.group(0)
-    quote_char = value[0] if value[:1] in ("'", '"') else ""
-    if level == 1 and (quote_char == "" and value.replace(".", "", 1).isdigit()):
+    if level == 1 and value.isdigit():
         return match.group(0)  # tokens: 5
-    return f"{match.group('key')}{quote_char}{REDACTED}{quote_char}"
+    if value[0] == '"' or value[0] == "'":
+        return key + value[0] + REDACTED + value[0]
+    return key + REDACTED
 
 
 def _flag(match: re.Match[str]) -> str:
@@ -337,15 +352,16 @@ def _userinfo(match: re.Match[str]) -> str:
     return f"{match.group('pre')}{REDACTED}@"
 
 
-def _shape(match: re.Match[str]) -> str:
-    if match.group("scheme") is not None:
-        cred = match.group("cred")
-        if not _looks_random(cred):
-            return match.group(0)
-        return f"{match.group('scheme')}{REDACTED}"
-    token = match.group("tok")
+def _scheme(match: re.Match[str]) -> str:
+    if not _looks_random(match.group("cred")):
+        return match.group(0)
+    return f"{match.group('scheme')}{REDACTED}"
+
+
+def _token(match: re.Match[str]) -> str:
+    token = match.group(0)
     if token.startswith("sk-") and not any(c.isdigit() or c.isupper() for c in token[3:]):
-        return match.group(0)  # sk-some-long-lowercase-words
+        return token  # sk-some-long-lowercase-words
     return REDACTED
 
 
@@ -366,11 +382,18 @@ def _replace_spans(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _aws(text: str) -> str:
-    spans = []
+    """AWS key ids, and a 40-character secret within 160 characters of one (windows merged,
+    so each character is scanned once)."""
+    spans, windows = [], []
     for match in _AWS_ID.finditer(text):
         spans.append(match.span())
-        for lo, hi in ((max(0, match.start() - 160), match.start()), (match.end(), match.end() + 160)):
-            spans += [(lo + m.start(), lo + m.end()) for m in _AWS_SECRET.finditer(text[lo:hi])]
+        lo, hi = max(0, match.start() - 160), match.end() + 160
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], hi)
+        else:
+            windows.append((lo, hi))
+    for lo, hi in windows:
+        spans += [(lo + m.start(), lo + m.end()) for m in _AWS_SECRET.finditer(text[lo:hi])]
     return _replace_spans(text, spans)
 
 
@@ -390,32 +413,47 @@ def _pem(text: str) -> str:
             out.append(end.group(0))
             position = end.end()
         else:
+            hidden = "\n" + REDACTED
+            if text.startswith(hidden, begin.end()):
+                out.append(hidden)  # already redacted
+                position = begin.end() + len(hidden)
+                continue
             body = _PEM_BODY.match(text, begin.end())
-            stop = body.end() if body else begin.end()
-            seg = text[begin.end():stop]
-            out.append(seg if seg.strip() == REDACTED else "\n" + REDACTED)
-            position = stop
+            if body is not None:
+                out.append(hidden)
+            position = body.end() if body is not None else begin.end()
     out.append(text[position:])
     return "".join(out)
 
 
 def redact_shapes(text: str) -> str:
-    """Hide the known credential shapes and the values of secret keys (no registered values)."""
+    """Hide the known credential shapes and the values of secret keys (no registered values).
+    Each pass runs only when the text holds what it looks for."""
+    if not text:
+        return text
+    lower = text.lower()
     if "PRIVATE KEY" in text:
         text = _pem(text)
-    text = _HEADER_LINE.sub(_header_line, text)
-    if "[" in text:
-        text = _HEADER_PAIR.sub(_header_pair, text)
-    if "value" in text:
-        text = _NAME_VALUE.sub(_header_pair, text)
-    text = _PAIR.sub(_pair, text)
-    if "-" in text:
-        text = _FLAG.sub(_flag, text)
-    if "=" in text:
-        text = _QUERY.sub(_pair, text)
-    if "://" in text:
+    if any(hint in lower for hint in _KEY_HINTS):
+        if "authorization" in lower or "cookie" in lower:
+            text = _HEADER_LINE.sub(_header_line, text)
+        if "[" in text:
+            text = _HEADER_PAIR.sub(_header_pair, text)
+        if "value" in text and ("name" in text or "key" in text or "header" in text):
+            text = _NAME_VALUE.sub(_header_pair, text)
+        if ":" in text or "=" in text:
+            text = _PAIR.sub(_pair, text)
+        if " -" in text or "\t-" in text or text[:1] == "-":
+            text = _FLAG.sub(_flag, text)
+        if "?" in text and "=" in text:
+            text = _QUERY.sub(_pair, text)
+    if "://" in text and "@" in text:
         text = _USERINFO.sub(_userinfo, text)
-    text = _SHAPES.sub(_shape, text)
+    if "bearer" in lower or "basic" in lower:
+        text = _SCHEME_CRED.sub(_scheme, text)
+    for literals, pattern in _TOKENS:
+        if any(literal in text for literal in literals):
+            text = pattern.sub(_token, text)
     if "AKIA" in text or "ASIA" in text:
         text = _aws(text)
     return text

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from .runtime import AgentCLI
 
 VARIANTS = ("full-tool-description", "minimal-tool-description", "terse")
-FORMATS = ("openai", "anthropic", "mcp")
+FORMATS = ("openai", "openai-responses", "anthropic", "mcp")
 
 # The strict grammar's header is upstream's, byte for byte.
 HEADER = [
@@ -53,7 +53,7 @@ def build_tool_description(registry: CommandRegistry, variant: str = "full-tool-
 
 
 def _api_section(operations: Any, variant: str) -> list[str]:
-    """The registered API operations (DESIGN §5); nothing at all when there are none."""
+    """The registered API operations; nothing at all when there are none."""
     if operations is None or not operations.providers():
         return []
     if variant == "minimal-tool-description":
@@ -82,21 +82,27 @@ def _minimal_discovery(names: list[str], has_help: bool) -> list[str]:
 
 
 def input_schema() -> dict[str, Any]:
+    """One string, nothing else (`additionalProperties: false`, so OpenAI's strict mode holds)."""
     return {
         "type": "object",
         "properties": {"command": {"type": "string", "description": "The CLI command to execute."}},
         "required": ["command"],
+        "additionalProperties": False,
     }
 
 
 def build_tool_definition(runtime: "AgentCLI", tool_name: str = "run",
                           description_variant: str = "full-tool-description",
                           format: str = "openai") -> dict[str, Any]:
-    """The tool in the shape an OpenAI, Anthropic or MCP client expects."""
+    """The tool in the shape a client expects: OpenAI Chat Completions (`openai`), the OpenAI
+    Responses API (`openai-responses`), Anthropic, or MCP."""
     description = runtime.build_tool_description(description_variant)
     if format == "openai":
-        return {"type": "function",
-                "function": {"name": tool_name, "description": description, "parameters": input_schema()}}
+        return {"type": "function", "function": {"name": tool_name, "description": description,
+                                                 "parameters": input_schema(), "strict": True}}
+    if format == "openai-responses":
+        return {"type": "function", "name": tool_name, "description": description, "parameters": input_schema(),
+                "strict": True}
     if format == "anthropic":
         return {"name": tool_name, "description": description, "input_schema": input_schema()}
     if format == "mcp":

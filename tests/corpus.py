@@ -20,7 +20,7 @@ UPSTREAM_COMMANDS = ("append calc cat cp diff echo fetch find grep head help jso
                      "search sed sort stat tail tr uniq wc write").split()
 
 
-# Commands whose line-oriented output gains a final newline (DESIGN §4.2 item 10);
+# Commands whose line-oriented output gains a final newline (docs/DIFFERENCES.md);
 # replays compare their stdout modulo that one newline.
 FINAL_NEWLINE_COMMANDS = frozenset({
     "grep", "sort", "uniq", "head", "tail", "sed", "cut", "ls", "find", "search", "memory", "json", "calc",

@@ -1,4 +1,4 @@
-"""The `api` command and the namespace commands (DESIGN §5)."""
+"""The `api` command and the namespace commands."""
 from __future__ import annotations
 
 import json

@@ -7,7 +7,10 @@ What the worker does in Chromium (web/js/worker.js) is: decode the page's reques
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import json
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +20,8 @@ from onetool_wasm.browser.bridge import PageBridge, PageError
 from onetool_wasm.browser.session import BrowserSession, execution_to_dict
 from .helpers import zero_duration
 from .test_browser_vfs_model import FakeDatabase, FakeStore
+
+PROJECT_VERSION = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]["version"]
 
 
 class FakePage:
@@ -124,7 +129,12 @@ def test_memory_storage_list_and_write_file() -> None:
 
 def test_storage_defaults_to_indexeddb_named_like_upstream() -> None:
     info = asyncio.run(session().start())
-    assert info == {"storage": {"kind": "indexeddb", "name": "one-tool-vfs"}}
+    assert info == {"storage": {"kind": "indexeddb", "name": "one-tool-vfs"}, "onetoolVersion": PROJECT_VERSION}
+
+
+def test_info_names_the_onetool_version_of_pyproject() -> None:
+    info = asyncio.run(session(storage={"kind": "memory"}).start())
+    assert info["onetoolVersion"] == PROJECT_VERSION == importlib.metadata.version("onetool-wasm")
 
 
 def test_tool_definition_formats() -> None:

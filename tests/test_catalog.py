@@ -1,4 +1,4 @@
-"""The typed tool catalog: define, bind per request, invoke, events, records, limits (DESIGN §5)."""
+"""The typed tool catalog: define, bind per request, invoke, events, records, limits."""
 from __future__ import annotations
 
 import asyncio

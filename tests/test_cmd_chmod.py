@@ -59,11 +59,6 @@ def params(commands: set[str], known: dict[str, str]):
 # Cases where we knowingly differ from GNU (strict xfail).
 KNOWN_DIFFERENCES: dict[str, str] = {
     "chmod-setuid-dropped": "the VFS keeps only the rwx bits: u+s is accepted and dropped (GNU: 4644)",
-    # cp in the bash language (fs/_mutate.py, not chmod's) writes new files with the default bits
-    # unless -p: GNU gives a new copy its source's bits masked by the umask.
-    "chmod-cp-keeps-mode": "cp without -p does not carry the source's bits yet (fs/_mutate.py)",
-    "chmod-cp-masks-umask": "cp without -p does not carry the source's bits yet (fs/_mutate.py)",
-    "chmod-cp-r": "cp -r without -p does not carry the source's bits yet (fs/_mutate.py)",
 }
 
 

@@ -88,9 +88,12 @@ def test_mktemp_dry_run_reads_and_creating_writes():
 
 
 def test_read_only_preset_refuses_mktemp_but_not_its_dry_run():
-    result, _ = run_line("mktemp -u XXX | wc -c; mktemp; echo $?", builtin_commands={"preset": "readOnly"})
-    assert result.stdout.startswith(b"4\n")
-    assert result.stdout.endswith(b"127\n") or result.stdout.endswith(b"1\n")
+    result, vfs = run_line("mktemp -u XXX | wc -c; mktemp; echo $?; timeout 5 mktemp -d; echo $?",
+                           builtin_commands={"preset": "readOnly"})
+    assert result.stdout == b"4\n1\n1\n"
+    assert result.stderr == ("mktemp: refused: this runtime is read-only (preset readOnly)\n"
+                             "timeout: refused: this runtime is read-only (preset readOnly)")
+    assert not asyncio.run(vfs.exists("/tmp"))
 
 
 def test_mktemp_retries_a_taken_name(monkeypatch):

@@ -1,4 +1,4 @@
-"""grep: GNU grep's behaviour in the C locale over the VFS (DESIGN §4.2 items 4 and 10)."""
+"""grep: GNU grep's behaviour in the C locale over the VFS (docs/DIFFERENCES.md, items 12 and 13)."""
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
@@ -81,7 +81,7 @@ def test_c_locale_bytes():
     assert out("-F", "-i", "é", stdin=data) == ("é\n", 0)
 
 
-# -- DESIGN §4.2 item 4: BRE by default, -E, -e, -r, -- --------------------------------------------
+# -- docs/DIFFERENCES.md item 13: BRE by default, -E, -e, -r, -- --------------------------------------------
 def test_basic_regular_expressions_by_default():
     assert out("ERROR\\|WARN", "/logs/app.log")[0] == "ERROR db down\nWARN slow\nERROR timeout\n"
     assert out("\\(ERROR\\) \\(db\\)", "/logs/app.log")[0] == "ERROR db down\n"

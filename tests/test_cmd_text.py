@@ -314,7 +314,7 @@ def test_tee_errors_and_kind():
     assert "tee" not in create_command_registry(preset="readOnly").names()
 
 
-# -- through the runtime: the deliberate differences from upstream (DESIGN §4.2) ------------------
+# -- through the runtime: the deliberate differences from upstream (docs/DIFFERENCES.md) ------------------
 
 def run_line(line, files=FILES):
     async def go():

@@ -1,4 +1,4 @@
-"""Consent: requests, answers, and what the runtime does with them (DESIGN §5)."""
+"""Consent: requests, answers, and what the runtime does with them."""
 from __future__ import annotations
 
 import asyncio

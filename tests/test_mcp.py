@@ -211,3 +211,89 @@ def test_without_the_mcp_package_the_server_says_what_to_install(tmp_path):
     assert done.stderr.startswith("onetool-wasm mcp: the MCP server needs the official MCP SDK: "
                                   "pip install 'onetool-wasm[mcp]'")
     assert "Traceback" not in done.stderr
+
+
+def _in_process(policy, elicitation_callback=None, mode="legacy"):
+    """Run `rm /x` through the server in-process with the official client; the text and
+    whether /x survived."""
+    from mcp import Client
+
+    from onetool_wasm import MemoryVFS, create_agent_cli
+    from onetool_wasm.mcp import build_server
+
+    async def go():
+        vfs = MemoryVFS()
+        await vfs.write_bytes("/x", b"data")
+        runtime = await create_agent_cli(vfs=vfs, policy=policy)
+        server = build_server(runtime)
+        options = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+        # Elicitation from a running tool needs a back-channel: handshake-era protocols have one.
+        async with Client(server, mode=mode, **options) as client:
+            result = await client.call_tool("run", {"command": "rm /x"})
+        return result.content[0].text, await vfs.exists("/x")
+
+    return arun(go())
+
+
+def test_consent_is_asked_through_elicitation_and_an_approval_runs_the_command():
+    from mcp import types
+    asked = []
+
+    async def approve(context, params):
+        asked.append((params.message, params.requested_schema))
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    text, exists = _in_process({"confirm": ["fs:rm"]}, approve)
+    assert text.startswith("[exit:0 | ") and exists is False
+    [(message, schema)] = asked
+    assert message.startswith("Allow fs:rm (write)?") and "Command: rm /x" in message
+    assert schema["properties"]["approve"] == {"type": "boolean", "title": "Allow fs:rm?", "default": False}
+    assert schema["required"] == ["approve"]
+
+
+def test_a_declined_or_unanswered_elicitation_runs_nothing():
+    from mcp import types
+
+    async def decline(context, params):
+        return types.ElicitResult(action="accept", content={"approve": False})
+
+    text, exists = _in_process({"confirm": ["fs:rm"]}, decline)
+    assert text.startswith("[error] rm: fs:rm was declined by the user; nothing was run") and exists is True
+
+    async def cancel(context, params):
+        return types.ElicitResult(action="cancel")
+
+    text, exists = _in_process({"confirm": ["fs:rm"]}, cancel)
+    assert text.startswith("[error] rm: fs:rm was declined by the user; nothing was run") and exists is True
+
+
+def test_a_client_without_elicitation_is_unavailable_and_on_no_confirm_decides():
+    text, exists = _in_process({"confirm": ["fs:rm"]})
+    assert text.startswith("[error] rm: fs:rm needs confirmation") and exists is True
+    text, exists = _in_process({"confirm": ["fs:rm"], "onNoConfirm": "allow"})
+    assert text.startswith("[exit:0 | ") and exists is False
+
+
+def test_the_consent_form_prefills_scalar_fields_and_edits_come_back_as_input():
+    from onetool_wasm.consent import make_request
+    from onetool_wasm.mcp import consent_schema, decision_from_elicitation
+
+    request = make_request("shop:addItem", "write", "write operation", "Add an item",
+                           {"name": "pen", "count": 2, "price": 1.5, "gift": False, "tags": ["a"]})
+    schema = consent_schema(request)
+    assert schema["properties"] == {
+        "approve": {"type": "boolean", "title": "Allow shop:addItem?", "default": False},
+        "name": {"type": "string", "default": "pen"}, "count": {"type": "integer", "default": 2},
+        "price": {"type": "number", "default": 1.5}, "gift": {"type": "boolean", "default": False}}
+    assert decision_from_elicitation("accept", {"approve": True, "count": 3}, request) == {
+        "approved": True, "input": {"name": "pen", "count": 3, "price": 1.5, "gift": False, "tags": ["a"]}}
+    assert decision_from_elicitation("accept", {"approve": True}, request) == "approved"
+    assert decision_from_elicitation("decline", None, request) == "declined"
+
+
+def test_a_modern_connection_has_no_back_channel_so_consent_is_unavailable():
+    async def approve(context, params):
+        raise AssertionError("a 2026-07-28 connection cannot be asked from a running tool")
+
+    text, exists = _in_process({"confirm": ["fs:rm"]}, approve, mode="auto")
+    assert text.startswith("[error] rm: fs:rm needs confirmation") and exists is True

@@ -1,4 +1,4 @@
-"""OpenAPI providers: operations from a document, requests through a transport (DESIGN §5).
+"""OpenAPI providers: operations from a document, requests through a transport.
 
 The HTTP tests run a local http.server on CPython; inside Pyodide there are no sockets or
 threads, so those are skipped there (with the reason printed) and the fake-transport tests

@@ -1,7 +1,7 @@
 """Replay every recorded upstream command invocation against our built-ins.
 
 Each record: a world before, one command with args and stdin, the result, the world after.
-Where we differ on purpose (DESIGN §4.2), the record id is listed in DELIBERATE_DIFFERENCES
+Where we differ on purpose (docs/DIFFERENCES.md), the record id is listed in DELIBERATE_DIFFERENCES
 with its reason, and the expected value is adjusted there, in one place.
 """
 from __future__ import annotations
@@ -43,10 +43,10 @@ def grep_r_is_recursive(record, result):
 
 # record id -> (reason, the check of our behaviour). Keep this short.
 DELIBERATE_DIFFERENCES = {
-    "grep/conformance-help-entry": ("DESIGN §4.4: grep's added GNU flags are documented in its help", documents_more),
-    "help/help-grep-detail": ("DESIGN §4.4: grep's added GNU flags are documented in its help", documents_more),
-    "sed/conformance-help-entry": ("DESIGN §4.4: sed's added GNU commands are documented in its help", documents_more),
-    "grep/invalid-grep-recursive-option": ("DESIGN §4.2 item 4: -R recurses as in GNU grep (here: no /logs)",
+    "grep/conformance-help-entry": ("docs/DIFFERENCES.md: grep's added GNU flags are documented in its help", documents_more),
+    "help/help-grep-detail": ("docs/DIFFERENCES.md: grep's added GNU flags are documented in its help", documents_more),
+    "sed/conformance-help-entry": ("docs/DIFFERENCES.md: sed's added GNU commands are documented in its help", documents_more),
+    "grep/invalid-grep-recursive-option": ("docs/DIFFERENCES.md item 13: -R recurses as in GNU grep (here: no /logs)",
                                            grep_r_is_recursive),
 }
 

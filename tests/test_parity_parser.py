@@ -14,7 +14,7 @@ from .corpus import load_jsonl, require_corpus
 
 require_corpus()  # skips this module, with the reason, when the corpus is absent
 
-# Recorded inputs where we differ on purpose: input -> "reason (DESIGN §4.2 item N)".
+# Recorded inputs where we differ on purpose: input -> "reason (docs/DIFFERENCES.md item N)".
 # None of the recorded parser inputs differ today; the improvements are tested in test_shell.py.
 DELIBERATE_DIFFERENCES: dict[str, str] = {}
 

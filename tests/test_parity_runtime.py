@@ -77,7 +77,7 @@ def trace_as_recorded(trace):
 
 
 def without_final_newlines(trace):
-    """Byte counts with the newline our line-oriented commands add (DESIGN §4.2 item 10) set aside:
+    """Byte counts with the newline our line-oriented commands add (docs/DIFFERENCES.md) set aside:
     a stage's stdoutBytes, and the next stage's stdinBytes, lose one where the command is one of them."""
     out = []
     for pipeline in trace:

@@ -1,4 +1,4 @@
-"""Policy: patterns, normalisation, precedence, kinds (DESIGN §5)."""
+"""Policy: patterns, normalisation, precedence, kinds."""
 from __future__ import annotations
 
 import pytest

@@ -230,7 +230,9 @@ def test_the_run_text_stderr_and_traces_are_redacted():
     execution = run(f"T={SK}; echo \"Bearer $T\"; echo \"X-Api-Key: $T\" >&2; mysql_cli --password hunter2",
                     providers=[provider(lambda _: {})])
     assert SK not in execution.presentation.text and SK not in execution.stderr
-    dumped = json.dumps(execution.to_dict(), default=str)
+    dumped = execution.to_dict()
+    dumped.pop("stdout")  # the host's bytes, as they were (the model reads the presentation)
+    dumped = json.dumps(dumped)
     assert SK not in dumped.replace(json.dumps(execution.command_line)[1:-1], "")
     argv = [c.argv for p in execution.trace for c in p.commands]
     assert any(REDACTED in " ".join(a) for a in argv)
@@ -324,10 +326,11 @@ def test_structured_redaction_never_raises_and_is_idempotent(value):
 @pytest.mark.parametrize("unit", [
     "a", "a-", "a=", "a:", 'a:"', "a='", "password=", "--a ", "-a", "://a:", "://", "Bearer ", "Basic aaaaaaaa",
     "sk-", "eyJ", "eyJaaaaaaaaaa.", "AKIA", "AKIAAAAAAAAAAAAAAAAA ", "-----BEGIN RSA PRIVATE KEY-----",
-    '["a", "', '{"name": "Authorization", "value": "', "Cookie:", "?a=", "\n", "name=x,value=",
+    '["a", "', '{"name": "Authorization", "value": "', "Cookie:", "?a=", "\n", "name=x,value=", "token=a&",
+    "auth =", "--password x ", '["token", "a"]', 'password:"', "a@b://c:d", "sk-" + "a" * 40 + "1 ",
 ])
 def test_a_megabyte_of_pathological_input_redacts_in_under_a_second(unit):
     text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the machine running the tests may be shared
     redact_text(text, [SECRET])
-    assert time.perf_counter() - started < 1.0, unit
+    assert time.process_time() - started < 1.0, unit

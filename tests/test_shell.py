@@ -1,4 +1,4 @@
-"""The shell grammar (DESIGN §4.2, §4.3): tokens, chains, improvements and every refusal."""
+"""The shell grammar (docs/DIFFERENCES.md, grammar): tokens, chains, improvements and every refusal."""
 
 from __future__ import annotations
 

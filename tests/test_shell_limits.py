@@ -1,4 +1,4 @@
-"""Every limit of the shell: hit it, get a clear error, in bounded time (DESIGN §4.7)."""
+"""Every limit of the shell: hit it, get a clear error, in bounded time (docs/ARCHITECTURE.md, limits of a run)."""
 from __future__ import annotations
 
 import asyncio

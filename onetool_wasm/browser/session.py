@@ -12,6 +12,7 @@ import asyncio
 import time
 from typing import Any, Callable, Mapping
 
+from .. import __version__
 from ..presentation import present
 from ..result import err
 from ..runtime import AgentCLI, RunExecution, create_agent_cli
@@ -44,7 +45,7 @@ class BrowserSession:
         self.vfs = self._make_vfs()
         await self._seed()
         self.runtime = await self._make_runtime()
-        return {"storage": self._storage()}
+        return {"storage": self._storage(), "onetoolVersion": __version__}
 
     async def handle(self, method: str, params: Mapping[str, Any]) -> Any:
         if method not in REQUESTS:

@@ -14,6 +14,8 @@ load gives it as an extra last element of a file's or directory's tuple.
   one IndexedDB transaction, and the call returns only after that transaction committed.
 * If the store refuses (QuotaExceededError), the index is rolled back and the caller gets
   ERESOURCE_LIMIT; the transaction was aborted as a whole, so the store is unchanged.
+* `set_mtime` (touch -d, cp -p) is stored with the existing operations (a file copied onto
+  itself with the new time, a directory put again), so web/js/idb-store.js needs no new one.
 * Other tabs' commits arrive as lists of changed paths (BroadcastChannel); they are queued
   and applied to the index before this tab's next operation. Nothing ever writes a whole
   tree back, so a stale tab cannot delete another tab's files.
@@ -183,6 +185,10 @@ class BrowserVFS(TreeVFS):
     async def chmod(self, path: str, mode: int) -> str:
         async with self._mutation():
             return await super().chmod(path, mode)
+
+    async def set_mtime(self, path: str, epoch_ms: int) -> str:
+        async with self._mutation():
+            return await super().set_mtime(path, epoch_ms)
 
     # -- transactions ------------------------------------------------------------------------
 
@@ -379,6 +385,16 @@ class BrowserVFS(TreeVFS):
 
     def _node_mode(self, p: str, kind: Kind) -> int | None:
         return self._mode_of(p, kind)
+
+    def _set_mtime(self, p: str, kind: Kind, epoch_ms: int) -> None:
+        # Existing operations only, so an older idb-store.js applies it too: a file is
+        # copied onto itself with the new time, a directory put again (its bits kept).
+        if kind == "dir":
+            self._index.put_dir(p, epoch_ms)
+            self._ops.append(self._moded({"op": "putDir", "path": p, "mtimeMs": epoch_ms}))
+        else:
+            self._index.put_file(p, self._index.file(p)[0], epoch_ms)
+            self._ops.append(self._moded({"op": "copyFile", "from": p, "path": p, "mtimeMs": epoch_ms}))
 
     def _set_mode(self, p: str, mode: int) -> None:
         kind = self._index.kind(p)

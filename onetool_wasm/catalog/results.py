@@ -60,12 +60,19 @@ def summarise_bytes(data: bytes, content_type: str | None = None) -> Any:
     return summary
 
 
+_TOKEN_PREFIXES = ("sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "glpat-",
+                   "AIza", "eyJ", "AKIA", "ASIA", "PRIVATE KEY")
+_SECRET_WORDS = ("bearer", "basic ", "password", "passwd", "secret", "token", "api_key", "apikey", "api-key")
+
+
 def binary_preview(head: bytes, secrets: Any = ()) -> str:
     """The first bytes in base64, unless a secret shows in them (as text or base64)."""
     encoded = base64.b64encode(head).decode("ascii")
     as_text = head.decode("latin-1")
-    if redact_text(as_text, secrets) != as_text or redact_text(encoded, secrets) != encoded:
-        return REDACTED
+    lowered = as_text.lower()
+    if (any(prefix in as_text for prefix in _TOKEN_PREFIXES) or any(word in lowered for word in _SECRET_WORDS)
+            or redact_text(as_text, secrets) != as_text or redact_text(encoded, secrets) != encoded):
+        return REDACTED  # a token may start here and be cut at the preview's end
     return encoded
 
 

@@ -34,7 +34,7 @@ async def read_input(ctx: CommandContext, command: str, path: str | None, stdin:
     """A file's bytes (or stdin's when path is None or `-`); binary refused when `text`."""
     path = None if path == STDIN else path
     data = await read_bytes_input(ctx, command, path, stdin)
-    if text and looks_binary(data):
+    if text and ctx.grammar != "bash" and looks_binary(data):  # GNU tools take any bytes
         raise binary_input_error(command, STDIN if path is None else ctx.vfs.normalize(path), len(data))
     return data
 
@@ -232,11 +232,13 @@ def join_records(records: Sequence[bytes], eol: bytes = b"\n") -> bytes:
     return eol.join(records) + eol if records else b""
 
 
-async def record_blocks(source: Source, io: CommandIO, command: str, eol: bytes = b"\n") -> AsyncIterator[list[bytes]]:
-    """A source's records (without terminators) in blocks as they arrive. Lines of binary
-    data are refused as source_blocks refuses them; NUL-ended records (-z) never are."""
+async def record_blocks(source: Source, io: CommandIO, command: str, eol: bytes = b"\n",
+                        text: bool = True) -> AsyncIterator[list[bytes]]:
+    """A source's records (without terminators) in blocks as they arrive. With `text`
+    (the strict grammar), lines of binary data are refused as source_blocks refuses them;
+    NUL-ended records (-z) never are."""
     if eol == b"\n":
-        async for block in source_blocks(source, io, command):
+        async for block in source_blocks(source, io, command, text):
             yield split_lines(block)
         return
     if source.data is not None:

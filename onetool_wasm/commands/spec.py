@@ -61,7 +61,7 @@ class CommandContext:
     output_counter: int = 0
     # Set by the host (the browser's interrupt()) to ask long commands to stop early.
     cancelled: Callable[[], bool] = lambda: False
-    # Policy and consent (DESIGN §5): with a policy, built-ins are gated as `<group>:<command>`;
+    # Policy and consent: with a policy, built-ins are gated as `<group>:<command>`;
     # `confirm(request)` asks a human. `operations` is the OperationCatalog behind `api`.
     policy: Any = None
     confirm: Any = None
@@ -81,8 +81,9 @@ class CommandContext:
     stdin_is_pipe: bool = False
     # Set by the shell: run another command (`xargs`, `find -exec`, awk's `system`) as the
     # shell would, behind the same policy and limits: `await ctx.run_argv(argv, stdin)`
-    # -> CommandResult with its stdout, stderr and exit status. None outside a shell.
-    run_argv: Callable[[list[str], bytes], Awaitable[CommandResult]] | None = None
+    # -> CommandResult with its stdout, stderr and exit status; `timeout_seconds=N` stops it
+    # after N seconds with status 124 (`timeout`). None outside a shell.
+    run_argv: Callable[..., Awaitable[CommandResult]] | None = None
 
 
 @dataclass

@@ -7,22 +7,38 @@ patterns and options). Semantics are the C locale's: patterns and data are BYTES
 are ASCII-only, ranges compare byte values.
 
 POSIX picks the leftmost-LONGEST match; `re` picks the leftmost-first one. They differ
-only when a pattern offers alternatives (`a|ab`). For those patterns the match span
-comes from nfa, a backtracking-free engine with POSIX semantics (back-references
-excepted), and the groups from `re.fullmatch` over that span.
+only when a pattern offers alternatives (`a|ab`); for those the span comes from the lazy
+DFA (dfa.py, POSIX semantics), and the groups from `re.fullmatch` over that span.
 
-Guard against catastrophic backtracking: `re` can take exponential time when a loop
-holds a repeat or alternatives that can match the same text in several ways
-(`\\(a*\\)*b`, `(a|ab)+`, `(\\w+\\s?)*$`) on one short line. Such ambiguous nesting is
-detected on the syntax tree (a variable repeat inside a loop must be followed by a byte it
-cannot match; alternatives inside a loop must start with different bytes), and those
-patterns never reach `re`'s search: nfa.py runs them in time linear in the input
-(each NFA state is visited at most once per byte). A nested pattern that also uses a
-back-reference has no linear engine (back-references make matching NP-hard) and is
-refused with a RegexError, as is one whose expansion exceeds nfa.MAX_PROGRAM
-instructions, more than 50 nested groups, or a repeat count over RE_DUP_MAX (32767).
-What remains is `re`'s polynomial worst case on one very long line (`x.*y` restarts at
-every `x`), as for any backtracking engine; matches never span lines, so it is per line.
+Which engine runs (`Regex.engine`), decided on the syntax tree. `re` backtracks: on one
+line of n bytes a search costs (starts tried) x (work per start), and the work per start
+grows as n^k with k overlapping repeats (`a.*a.*a.*a.*b`: n^5; measured 35.9 s for 300
+bytes, minutes for `.*.*=.*` on 10 KB). `re` keeps a pattern only when its search is
+provably linear (times the pattern's size), by one of these rules:
+  R1  no variable repeat at all (literals, classes, fixed intervals, alternation);
+  R2  every variable repeat is "separated" (its body cannot be empty nor start with a byte
+      that may follow it, so a backtrack step fails at once) and the pattern starts with
+      `^` (not in multiline mode): one start per line;
+  R3  every repeat separated, and no byte that can start a match can be eaten by a wide
+      repeat (unbounded, or a range over 16) that is not the last thing in the pattern:
+      the regions scanned by failed starts do not overlap (`id=[0-9]+ `, `[0-9]+`);
+  R4  anchored with `^` and exactly one variable repeat (`^.*foo`).
+Measured (bench/bench_regex.py): patterns under these rules keep `re`'s C speed (`ERROR`,
+`^[0-9]+ [a-z]+$` on a 100k-line log as before); any other pattern without
+back-references runs on the lazy DFA (dfa.py: ~70 ns a byte on CPython, linear, 1 MB of
+`a` against `a.*a.*a.*a.*b` in ~0.1 s), after a prefilter on the longest literal run every
+match contains. Nested ambiguous repeats (`\\(a*\\)*b`, `(a|ab)+`) are detected as before
+(`_nested`) and always take the DFA. The DFA answers "does this line match" (grep, sed
+addresses, `=~`), and leftmost-longest spans (-o, s///, match()) in two linear passes: a
+reverse DFA marks where matches start, a forward anchored DFA finds the longest end.
+Back-references have no linear engine (NP-hard): a pattern with one that R1 does not
+cover runs on backtrack.py, a matcher exploring `re`'s tree with a step budget that ends
+in RegexError ("too complex for this input"); when it finds a match, `re` builds the match
+object from that start (its work is bounded by the same tree). A back-reference inside
+nested repetition is refused at compile time, as is an expansion over nfa.MAX_PROGRAM
+instructions (for a pattern `re` cannot run safely), more than 50 nested groups, or a
+repeat count over RE_DUP_MAX (32767). The linear engines poll an optional `cancelled`
+callback (the run's deadline) every few thousand bytes and raise RegexCancelled.
 """
 from __future__ import annotations
 

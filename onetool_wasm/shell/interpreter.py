@@ -29,7 +29,7 @@ from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, C
                   CondExpr, For, FunctionDef, If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
 from .expansion import Expander
 from .builtins.variables import ARRAY_MARK
-from .limits import Budget, LimitExceeded
+from .limits import Budget, LimitExceeded, TimedOut
 from .redirections import open_redirects
 from .state import LineError, ShellError, ShellState
 from .trace import RunRecord, StepRecord
@@ -57,6 +57,10 @@ class ShellExit(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
+
+
+# What `timeout` reports for a command it stopped (GNU's status).
+TIMED_OUT_STATUS = 124
 
 
 class LineAbandoned(Exception):
@@ -608,10 +612,12 @@ class Interpreter:
             entry.stderr = stderr.kept.decode("utf-8", "replace").rstrip("\n")
         return status
 
-    async def run_argv(self, argv: list[str], stdin: bytes) -> CommandResult:
-        """A command run by another command (`xargs`, `find -exec`): a registered command,
-        or a builtin that systems also ship as a program (`echo`, `test`, `sh -c ...`), with
-        the policy gate and the run's limits; its output is collected."""
+    async def run_argv(self, argv: list[str], stdin: bytes, timeout_seconds: float | None = None) -> CommandResult:
+        """A command run by another command (`xargs`, `find -exec`, `timeout`): a registered
+        command, or a builtin that systems also ship as a program (`echo`, `test`, `sh -c ...`),
+        with the policy gate and the run's limits; its output is collected. With
+        `timeout_seconds`, the command is stopped when they pass (every loop and long command
+        polls the budget) and the result is what it wrote so far, with status 124."""
         from .builtins import BUILTINS
         from .builtins.lookup import ALSO_PROGRAMS
         self.budget.command()
@@ -620,10 +626,23 @@ class Interpreter:
         io = CommandIO(BytesReader(stdin), stdout, stderr, stdin_is_pipe=True)
         name = argv[0] if argv else ""
         runnable = name in ALSO_PROGRAMS or name in ("sh", "bash")
-        if runnable and not self._host_replaced(name):
-            status = await BUILTINS[name](self, argv[1:], io)
-        else:
-            status = await self.run_registered(argv, io)
+        limit = time.monotonic() + timeout_seconds if timeout_seconds is not None else None
+        if limit is not None:
+            self.budget.time_limits.append(limit)
+        try:
+            if runnable and not self._host_replaced(name):
+                status = await BUILTINS[name](self, argv[1:], io)
+            else:
+                status = await self.run_registered(argv, io)
+            if limit is not None and time.monotonic() > limit:
+                status = TIMED_OUT_STATUS  # it gave up because its time ran out
+        except TimedOut as stop:
+            if stop.deadline != limit:
+                raise  # an outer timeout's: let it unwind to its own command
+            status = TIMED_OUT_STATUS
+        finally:
+            if limit is not None:
+                self.budget.time_limits.remove(limit)
         return CommandResult(bytes(stdout.data), stderr.data.decode("utf-8", "replace").rstrip("\n"), status)
 
     async def _invoke(self, spec: CommandSpec, ctx: CommandContext, args: list[str], io: CommandIO) -> int:

@@ -51,6 +51,15 @@ def _camel(name: str) -> str:
     return head + "".join(word.title() for word in rest)
 
 
+class TimedOut(LimitExceeded):
+    """A command's own time limit (`timeout 5 cmd`) passed: it unwinds to that `timeout`,
+    which reports status 124, and the run goes on."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__("the command's time limit passed", 124)
+        self.deadline = deadline
+
+
 class Budget:
     """The counters of one run, checked at every command and loop iteration."""
 
@@ -62,19 +71,29 @@ class Budget:
         self.cancelled = cancelled
         self.depth = 0
         self.max_depth = _depth_allowance()
+        self.time_limits: list[float] = []  # deadlines of the `timeout` commands running
 
     def remaining_seconds(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
 
+    def seconds_to_next_stop(self) -> float:
+        """Until the run's deadline or the nearest `timeout`'s, whichever comes first."""
+        return max(0.0, min([self.deadline, *self.time_limits]) - time.monotonic())
+
     def stopped(self) -> bool:
-        """What a command's long loop polls (`ctx.cancelled()`): the host cancelled, or the
-        deadline passed. The shell then ends the run with the reason (`check_time`)."""
-        return self.cancelled() or time.monotonic() > self.deadline
+        """What a command's long loop polls (`ctx.cancelled()`): the host cancelled, the
+        run's deadline passed, or a `timeout` around the command ran out. The shell then
+        unwinds with the reason (`check_time`)."""
+        now = time.monotonic()
+        return self.cancelled() or now > self.deadline or bool(self.time_limits and now > min(self.time_limits))
 
     def check_time(self) -> None:
         if self.cancelled():
             raise LimitExceeded("the run was cancelled", 130)
-        if time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if self.time_limits and now > min(self.time_limits) and min(self.time_limits) < self.deadline:
+            raise TimedOut(min(self.time_limits))
+        if now > self.deadline:
             raise LimitExceeded(f"the run took longer than its {self.limits.deadline_ms / 1000:g} s limit "
                                 "and was stopped. Make the command do less work (a smaller input, "
                                 "`| head`), or split it into several runs.")

@@ -7,6 +7,7 @@ The shell hands commands this view, so `cat notes.txt` after `cd /work` reads
 """
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .base import VFS, VFSStat
@@ -83,6 +84,20 @@ class CwdVFS:
             from .errors import VFSError
             raise VFSError("EINVAL", self.normalize(path))
         return await chmod(self.resolve(path), mode)
+
+    @property
+    def set_mtime(self) -> Callable[[str, int], Awaitable[str]]:
+        """The base's `set_mtime(path, epoch_ms)` on resolved paths; AttributeError (so
+        `getattr(vfs, "set_mtime", None)` is None) when the base cannot set times."""
+        setter = getattr(self.base, "set_mtime", None)
+        if not callable(setter):
+            raise AttributeError("set_mtime")
+
+        async def set_mtime(path: str, epoch_ms: int) -> str:
+            if self._is_null(path):
+                return DEV_NULL
+            return await setter(self.resolve(path), epoch_ms)
+        return set_mtime
 
     def __getattr__(self, name: str) -> Any:
         # Anything else a backend offers (resource policy, walk helpers) is the base's.

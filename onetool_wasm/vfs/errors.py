@@ -9,10 +9,18 @@ from __future__ import annotations
 from typing import Any, Literal
 
 VFSErrorCode = Literal["ENOENT", "EISDIR", "ENOTDIR", "EEXIST", "EINVAL", "EROOT", "EESCAPE",
-                       "ERESOURCE_LIMIT"]
+                       "ERESOURCE_LIMIT", "ENAMETOOLONG", "EACCES"]
 
 VFS_ERROR_CODES: frozenset[str] = frozenset(
-    ("ENOENT", "EISDIR", "ENOTDIR", "EEXIST", "EINVAL", "EROOT", "EESCAPE", "ERESOURCE_LIMIT"))
+    ("ENOENT", "EISDIR", "ENOTDIR", "EEXIST", "EINVAL", "EROOT", "EESCAPE", "ERESOURCE_LIMIT",
+     "ENAMETOOLONG", "EACCES"))
+
+# Codes whose sentence is the C library's, without the path: a too-long path would make a
+# 40 KB message, and commands print these after their own `cmd: cannot ... 'path': `.
+_STRERROR = {
+    "ENAMETOOLONG": "File name too long",
+    "EACCES": "Permission denied",
+}
 
 _DESCRIPTIONS = {
     "ENOENT": "path not found",
@@ -42,6 +50,10 @@ class VFSError(Exception):
         """A sentence for a user, e.g. `path escapes workspace root: /link`."""
         if self.code == "ERESOURCE_LIMIT":
             return _describe_limit(self.path, self.details or {})
+        if self.code in _STRERROR:
+            return _STRERROR[self.code]
+        if self.details and "reason" in self.details:
+            return f"{self.details['reason']}: {self.path}"  # e.g. `not a regular file: /pipe`
         if self.code == "EINVAL" and self.target_path is not None:
             return f"cannot copy or move a directory into itself: {self.target_path} -> {self.path}"
         description = _DESCRIPTIONS.get(self.code, "invalid operation")

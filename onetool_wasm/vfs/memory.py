@@ -3,7 +3,8 @@
 Modification times come from `now_ms`, read once for every node a change creates or
 rewrites (the root included, at construction), in the same order as upstream, so a
 counter clock reproduces upstream's recorded times exactly. A copied or moved node is
-stamped anew; a deletion or a refused operation reads no time.
+stamped anew; a deletion or a refused operation reads no time. `set_mtime` sets a node's
+time as given (touch -d, cp -p) and reads no clock.
 
 Permission bits: `_modes` holds the nodes whose bits differ from the defaults (0o644 files,
 0o755 directories); a moved node keeps its bits, a copied one gets them masked by umask 022.
@@ -117,6 +118,12 @@ class MemoryVFS(TreeVFS):
             self._modes.pop(p, None)
         else:
             self._modes[p] = mode
+
+    def _set_mtime(self, p: str, kind: Kind, epoch_ms: int) -> None:
+        if kind == "dir":
+            self._dirs[p] = epoch_ms
+        else:
+            self._files[p] = _File(self._files[p].data, epoch_ms)
 
     def _stat_node(self, p: str, kind: Kind) -> VFSStat:
         if kind == "dir":

@@ -1,5 +1,18 @@
-"""Path rules of the virtual file system: every path is absolute, `..` stops at `/`."""
+"""Path rules of the virtual file system: every path is absolute, `..` stops at `/`.
+
+Every backend also refuses paths past fixed caps (`checked_path`), with ENAMETOOLONG
+("File name too long"): more than MAX_PATH_BYTES bytes of UTF-8 (Linux's PATH_MAX), more
+than MAX_PATH_DEPTH names, or one name longer than MAX_NAME_BYTES (NAME_MAX). The caps are
+checked on the normalised path before any work that grows with the depth, so a hostile
+`mkdir -p a/a/a/...` costs time and memory linear in its length and changes nothing.
+"""
 from __future__ import annotations
+
+from .errors import VFSError
+
+MAX_PATH_BYTES = 4096
+MAX_PATH_DEPTH = 256
+MAX_NAME_BYTES = 255
 
 
 def normalize_path(path: str) -> str:
@@ -54,3 +67,30 @@ def ancestors_and_self(path: str) -> list[str]:
 def child_path(directory: str, name: str) -> str:
     """Join a directory and a child name without doubling the root slash."""
     return "/" + name if directory == "/" else f"{directory}/{name}"
+
+
+def path_limit_exceeded(p: str) -> str | None:
+    """Which cap the normalised path `p` breaks ("length", "depth", "name"), or None."""
+    if len(p) > MAX_PATH_BYTES:  # a char is at least one byte: no need to encode
+        return "length"
+    if p.count("/") > MAX_PATH_DEPTH:
+        return "depth"
+    encoded = p.encode("utf-8", "surrogatepass")
+    if len(encoded) > MAX_PATH_BYTES:
+        return "length"
+    if len(p) > MAX_NAME_BYTES and any(len(name) > MAX_NAME_BYTES for name in encoded.split(b"/")):
+        return "name"
+    return None
+
+
+def checked_path(path: str) -> str:
+    """`normalize_path(path)`, or VFSError ENAMETOOLONG when it breaks a cap above."""
+    p = normalize_path(path)
+    kind = path_limit_exceeded(p)
+    if kind is not None:
+        raise VFSError("ENAMETOOLONG", p, details={"limitKind": f"path {kind}",
+                                                   "limit": _LIMITS[kind]})
+    return p
+
+
+_LIMITS = {"length": MAX_PATH_BYTES, "depth": MAX_PATH_DEPTH, "name": MAX_NAME_BYTES}

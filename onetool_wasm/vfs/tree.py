@@ -4,7 +4,10 @@ Every backend gets the same normalisation, the same errors in the same order (up
 and the same resource checks, made on a snapshot *before* anything changes, so a refused
 operation leaves no trace. A backend only says how to look at and change its storage:
 `_kind`, `_children`, `_load`, `_store`, `_append`, `_make_dir`, `_remove_file`,
-`_remove_tree`, `_copy_tree`, `_move_file`, `_move_tree`, `_stat_node`, `_snapshot`.
+`_remove_tree`, `_copy_tree`, `_move_file`, `_move_tree`, `_stat_node`, `_set_mtime`, `_snapshot`.
+Every path goes through `checked_path` first: past the path caps (4096 bytes, 256 names,
+255-byte names) an operation fails with ENAMETOOLONG before any work; `exists` and `is_dir`
+say False, as `test -e` does.
 
 Permission bits are optional: a backend that keeps them overrides `_node_mode` and
 `_set_mode` (MemoryVFS, DirectoryVFS, BrowserVFS). New files are 0o644 and new directories
@@ -21,7 +24,8 @@ from ..textutil import decode_utf8
 from .base import VFSStat
 from .errors import VFSError
 from .listing import sort_listing
-from .paths import ancestors_and_self, is_strict_descendant_path, normalize_path, parent_of
+from .paths import (ancestors_and_self, checked_path, is_strict_descendant_path, normalize_path, parent_of,
+                    path_limit_exceeded)
 from .policy import ResourcePolicy, ResourcePolicyLike
 from .snapshot import TreeSnapshot
 
@@ -45,13 +49,15 @@ class TreeVFS:
         return normalize_path(path)
 
     async def exists(self, path: str) -> bool:
-        return self._kind(normalize_path(path)) is not None
+        p = normalize_path(path)
+        return path_limit_exceeded(p) is None and self._kind(p) is not None
 
     async def is_dir(self, path: str) -> bool:
-        return self._kind(normalize_path(path)) == "dir"
+        p = normalize_path(path)
+        return path_limit_exceeded(p) is None and self._kind(p) == "dir"
 
     async def mkdir(self, path: str, parents: bool = True) -> str:
-        p = normalize_path(path)
+        p = checked_path(path)
         kind = self._kind(p)
         if kind == "file":
             raise VFSError("EEXIST", p)
@@ -67,14 +73,14 @@ class TreeVFS:
         return p
 
     async def listdir(self, path: str = "/") -> list[str]:
-        p = normalize_path(path)
+        p = checked_path(path)
         kind = self._kind(p)
         if kind != "dir":
             raise VFSError("ENOENT" if kind is None else "ENOTDIR", p)
         return sort_listing(self._children(p))
 
     async def read_bytes(self, path: str) -> bytes:
-        p = normalize_path(path)
+        p = checked_path(path)
         kind = self._kind(p)
         if kind != "file":
             raise VFSError("ENOENT" if kind is None else "EISDIR", p)
@@ -84,21 +90,21 @@ class TreeVFS:
         return decode_utf8(await self.read_bytes(path))
 
     async def write_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
-        p = normalize_path(path)
+        p = checked_path(path)
         data = bytes(data)
         self._prepare_file_write(p, make_parents, lambda tree: tree.write(p, len(data), make_parents))
         self._store(p, data)
         return p
 
     async def append_bytes(self, path: str, data: bytes, make_parents: bool = True) -> str:
-        p = normalize_path(path)
+        p = checked_path(path)
         data = bytes(data)
         self._prepare_file_write(p, make_parents, lambda tree: tree.append(p, len(data), make_parents))
         self._append(p, data)
         return p
 
     async def delete(self, path: str) -> str:
-        p = normalize_path(path)
+        p = checked_path(path)
         if p == "/":
             raise VFSError("EROOT", p)
         kind = self._kind(p)
@@ -113,7 +119,7 @@ class TreeVFS:
     async def copy(self, src: str, dst: str) -> tuple[str, str]:
         """A file replaces a file at `dst` (EISDIR on a directory); a directory needs a free
         `dst` (EEXIST) outside itself (EINVAL)."""
-        s, d = normalize_path(src), normalize_path(dst)
+        s, d = checked_path(src), checked_path(dst)
         kind = self._kind(s)
         if kind is None:
             raise VFSError("ENOENT", s)
@@ -134,7 +140,7 @@ class TreeVFS:
 
     async def move(self, src: str, dst: str) -> tuple[str, str]:
         """Like `copy`, then the source is gone; moving a path onto itself does nothing."""
-        s, d = normalize_path(src), normalize_path(dst)
+        s, d = checked_path(src), checked_path(dst)
         if s == d:
             return s, d
         kind = self._kind(s)
@@ -155,7 +161,7 @@ class TreeVFS:
         return s, d
 
     async def stat(self, path: str) -> VFSStat:
-        p = normalize_path(path)
+        p = checked_path(path)
         kind = self._kind(p)
         if kind is None:
             return VFSStat(p, False, False, 0, "", 0)
@@ -168,13 +174,22 @@ class TreeVFS:
 
     async def chmod(self, path: str, mode: int) -> str:
         """Set the permission bits (only 0o777: no set-id or sticky bits) of an existing node."""
-        p = normalize_path(path)
+        p = checked_path(path)
         kind = self._kind(p)
         if kind is None:
             raise VFSError("ENOENT", p)
         if self._node_mode(p, kind) is None:
             raise VFSError("EINVAL", p)
         self._set_mode(p, int(mode) & PERMISSION_BITS)
+        return p
+
+    async def set_mtime(self, path: str, epoch_ms: int) -> str:
+        """Set the modified time (ms since the epoch) of an existing node; nothing else changes."""
+        p = checked_path(path)
+        kind = self._kind(p)
+        if kind is None:
+            raise VFSError("ENOENT", p)
+        self._set_mtime(p, kind, int(epoch_ms))
         return p
 
     # -- rules shared by the operations (nothing changes here) --------------------------
@@ -281,6 +296,10 @@ class TreeVFS:
 
     def _set_mode(self, p: str, mode: int) -> None:
         """Set the permission bits of the existing node `p` (only if `_node_mode` keeps them)."""
+        raise NotImplementedError
+
+    def _set_mtime(self, p: str, kind: Kind, epoch_ms: int) -> None:
+        """Give the existing node `p` the modified time `epoch_ms`."""
         raise NotImplementedError
 
     def _snapshot(self) -> TreeSnapshot:

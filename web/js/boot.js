@@ -25,8 +25,13 @@ import { deleteSnapshot, packFiles, readSnapshot, sha256Hex, snapshotKey, unpack
 export const PINNED_PYODIDE = "314.0.7";
 const ENV = { ONETOOL_RUNTIME: "browser", PYTHONDONTWRITEBYTECODE: "1" };
 // What the runtime needs before worker.js registers onetool_host / onetool_idb (the rest of
-// onetool_wasm.browser imports those two): this is what a snapshot holds already imported.
-const PRELOAD = "import onetool_wasm.browser.session, onetool_wasm.browser.bridge, onetool_wasm.browser.wire, pyodide.ffi";
+// onetool_wasm.browser imports those two), and the built-in command table (cached, the same
+// work start() does anyway): this is what a snapshot holds already imported.
+const PRELOAD = [
+  "import onetool_wasm.browser.session, onetool_wasm.browser.bridge, onetool_wasm.browser.wire, pyodide.ffi",
+  "import onetool_wasm.commands",
+  "onetool_wasm.commands.builtin_groups()",
+].join("\n");
 const MARKER = "__onetool_snapshot__"; // in __main__: the key the snapshot was made for
 const MB = 1024 * 1024;
 
@@ -102,6 +107,7 @@ async function restore({ loadPyodide, manifest, site, key, record, onProgress })
     pyodide = await loadPyodide({
       ...baseOptions(site),
       _loadSnapshot: record.memory,
+      createPyodideModule: await moduleBigEnoughFor(record.memory, site),
       fsInit: async (FS) => unpackFiles(FS, record),
     });
   } finally {
@@ -114,6 +120,20 @@ async function restore({ loadPyodide, manifest, site, key, record, onProgress })
   const restoreMs = Math.round(performance.now() - started);
   onProgress({ phase: "snapshot", loaded: 1, total: 1, message: `restored from the boot snapshot in ${restoreMs} ms` });
   return { pyodide, manifest, pending: null, boot: { path: "snapshot", reason: null, restoreMs, snapshotBytes: size } };
+}
+
+// Pyodide 314.0.7 sets INITIAL_MEMORY to the snapshot's size, but its wasm exports its own
+// memory (30 MB at start), so restoring a bigger heap fails ("offset is out of bounds"). The
+// module is created as loadPyodide would, then grown to the heap's size before the copy.
+async function moduleBigEnoughFor(memory, site) {
+  const { default: createModule } = await import(new URL("pyodide.asm.mjs", site.indexURL).href);
+  const header = new DataView(memory.buffer, memory.byteOffset, 8).getUint32(4, true); // header length
+  const heap = memory.byteLength - header;
+  return async (settings) => {
+    const Module = await createModule(settings);
+    if (Module.HEAP8.length < heap && !Module.growMemory(heap)) throw new Error(`cannot grow the memory to ${heap} bytes`);
+    return Module;
+  };
 }
 
 // --- the cold path --------------------------------------------------------------------------------
@@ -151,7 +171,18 @@ function capture(pyodide, key) {
   const started = performance.now();
   pyodide.runPython(`${MARKER} = ${JSON.stringify(key)}`);
   const sitePackages = pyodide.runPython("import pyodide._package_loader as _l; str(_l.SITE_PACKAGES)");
-  const memory = pyodide.makeMemorySnapshot();
+  // Pyodide 314.0.7 checks that the JS object behind pyodide.loadedPackages (a fixed slot of its
+  // reference table) is still `{}`; on restore it fills a new one from the installed
+  // dist-info folders. So it is emptied for the moment of the copy.
+  const loaded = pyodide.loadedPackages;
+  const saved = { ...loaded };
+  for (const name of Object.keys(loaded)) delete loaded[name];
+  let memory;
+  try {
+    memory = pyodide.makeMemorySnapshot();
+  } finally {
+    Object.assign(loaded, saved);
+  }
   const { files, fileIndex } = packFiles(pyodide.FS, sitePackages);
   return { key, memory, files, fileIndex, makeMs: Math.round(performance.now() - started) };
 }

@@ -12,7 +12,7 @@
 //   confirm         (request) -> "approved" | "declined" | {approved: true, input}  (sync or async)
 //                   request: {ref, namespace, operation, kind, reason, summary, input,
 //                             inputSchema, commandLine}
-//   policy          {mode, allow, confirm, deny, sensitive, onNoConfirm}  (DESIGN §5)
+//   policy          {mode, allow, confirm, deny, sensitive, onNoConfirm} 
 //   providers       [{namespace, summary, operations: [{name, summary, description, kind,
 //                     inputSchema, outputSchema, handler(input) -> result}]}
 //                    | {namespace, openapi: url | document, baseUrl, headers, query, summary,

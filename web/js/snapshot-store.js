@@ -26,7 +26,7 @@ export function snapshotKey(manifest) {
   ].join(";");
 }
 
-/** The stored record, or null; never throws (an unreadable store is no snapshot). */
+/** The stored record, or null. */
 export async function readSnapshot() {
   const db = await openDb();
   try {

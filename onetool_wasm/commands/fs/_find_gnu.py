@@ -406,7 +406,10 @@ async def _run(run: Run, argv: list[str]) -> int:
         raise FindError("-exec needs the shell to run commands")
     result = await run.ctx.run_argv(argv, b"")
     run.out += result.stdout
-    if result.stderr:
+    if result.exit_code == 127 and "command not found" in result.stderr:
+        # GNU find execs the program itself: a missing one is ENOENT, in find's words.
+        run.errors.append(f"find: '{argv[0]}': No such file or directory")
+    elif result.stderr:
         run.errors.append(result.stderr)
     return result.exit_code
 

@@ -149,6 +149,10 @@ async def set_mtime(ctx: CommandContext, path: str, epoch_ms: int) -> bool:
     return True
 
 
+# The umask the sandbox creates files under (GNU's usual 022; the shell has no umask builtin).
+UMASK = 0o022
+
+
 async def set_mode(ctx: CommandContext, path: str, mode: int) -> bool:
     """chmod when the VFS keeps modes; a VFS without them (EINVAL) is left as it is."""
     chmod = getattr(ctx.vfs, "chmod", None)
@@ -274,8 +278,11 @@ class _Transfer:
         """Copy a file, or a directory into place (merging with one already there)."""
         stack = [(src, dst, shown_src, shown_dst, kind)]
         copied: list[tuple[str, str]] = []
+        created: list[tuple[str, str]] = []  # new files take the source's mode less the umask
         while stack:
             a, b, shown_a, shown_b, what = stack.pop()
+            if await kind_of(self.ctx, b) is None:
+                created.append((a, b))
             if what == "dir":
                 if await kind_of(self.ctx, b) is None:
                     await self.ctx.vfs.mkdir(b, False)
@@ -294,6 +301,11 @@ class _Transfer:
                 if "v" in self.letters:
                     self.out.append(f"'{shown_a}' -> '{shown_b}'")
             copied.append((a, b))
+        if not self.preserve:
+            for a, b in created:
+                mode = getattr(await self.ctx.vfs.stat(a), "mode", None)
+                if mode is not None:
+                    await set_mode(self.ctx, b, mode & ~UMASK)
         if self.preserve:
             for a, b in reversed(copied):
                 info = await self.ctx.vfs.stat(a)

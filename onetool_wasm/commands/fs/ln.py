@@ -13,7 +13,8 @@ from ..helpers import FS_ERRORS
 from ..options import usage_failure
 from ..spec import CommandContext, CommandFailed, CommandSpec
 
-USAGE = "ln [OPTION]... [-T] TARGET LINK_NAME | ln [OPTION]... TARGET... DIRECTORY | ln [OPTION]... -t DIRECTORY TARGET..."
+USAGE = ("ln [OPTION]... [-T] TARGET LINK_NAME | ln [OPTION]... TARGET... DIRECTORY | "
+         "ln [OPTION]... -t DIRECTORY TARGET...")
 TRY = "Try 'ln --help' for more information."
 _SHORT = "bdfFiLnPrsS:t:Tv"
 _LONG = {

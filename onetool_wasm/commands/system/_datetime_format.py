@@ -377,11 +377,12 @@ class _Formatter:
         if char in spaced:
             return _number(spaced[char], 2, spec.pad or "_", spec.width)
         iso_year, iso_week, _ = _iso_calendar(tm)
-        yearish = {"Y": (4, tm.year), "C": (2, _century(tm.year)), "y": (2, tm.year % 100),
-                   "G": (4, iso_year), "g": (2, iso_year % 100)}
+        yearish = {"Y": (4, tm.year), "C": (2, _century(tm.year)), "y": (2, _two_digits(tm.year, 0)),
+                   "G": (4, iso_year), "g": (2, _two_digits(tm.year, iso_year - tm.year))}
         if char in yearish:
             digits, value = yearish[char]
-            return _yearish(value, digits, spec.pad or yr_spec, spec.width)
+            negative = tm.year < 0 if char == "C" else value < 0  # year -1 is century "-0"
+            return _yearish(abs(value), negative, digits, spec.pad or yr_spec, spec.width)
         if char == "V":
             return _number(iso_week, 2, spec.pad, spec.width)
         return None
@@ -428,13 +429,36 @@ def _number(value: int, digits: int, pad: str, width: int) -> str:
     return _signed(str(abs(value)), value < 0, False, digits, pad, width)
 
 
-def _yearish(value: int, digits: int, pad: str, width: int) -> str:
-    always = pad == "+" and ((99 if digits == 2 else 9999) < abs(value) or digits < width)
-    return _signed(str(abs(value)), value < 0, always, digits, pad, width)
+def _yearish(magnitude: int, negative: bool, digits: int, pad: str, width: int) -> str:
+    always = pad == "+" and ((99 if digits == 2 else 9999) < magnitude or digits < width)
+    return _signed(str(magnitude), negative, always, digits, pad, width)
+
+
+def _c_div(a: int, b: int) -> int:
+    """C's integer division, which truncates toward zero."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a < 0) == (b < 0) else -quotient
 
 
 def _century(year: int) -> int:
-    return year // 100 if year >= 0 else -((-year + 99) // 100)
+    """gnulib's %C (from tm_year, which counts from 1900): 20 for 2024, -31669 for -3166904."""
+    tm_year = year - 1900
+    zero_thru_1899 = -1900 <= tm_year < 0
+    return _c_div(tm_year - 99 * zero_thru_1899, 100) + 19
+
+
+def _c_mod(a: int, b: int) -> int:
+    return a - b * _c_div(a, b)
+
+
+def _two_digits(year: int, adjust: int) -> int:
+    """gnulib's %y (and %g, whose ISO year is `adjust` from the calendar's): the year's
+    last two digits, also before year 0."""
+    tm_year = year - 1900
+    yy = _c_mod(_c_mod(tm_year, 100) + adjust, 100)
+    if yy >= 0:
+        return yy
+    return -yy if tm_year < -1900 - adjust else yy + 100
 
 
 def _iso_calendar(tm: BrokenDown) -> tuple[int, int, int]:

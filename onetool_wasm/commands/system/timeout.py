@@ -1,13 +1,11 @@
 """timeout: run a command, and stop it when a time limit passes, as GNU coreutils timeout.
 
 COMMAND runs through the shell (`ctx.run_argv`, behind the same policy and limits as the
-shell's own commands). The shell runs commands cooperatively on one event loop, so the
-limit is an `asyncio.wait_for` around that run: when DURATION passes, the command's task
-is cancelled at the point where it next waits (a `sleep`, a pipe, a shell loop's regular
-yield), and timeout exits 124 (137 with -s KILL; with --preserve-status 128 plus the
-signal's number, as a killed command's status reads). Its output so far is not kept. A
-command that computes without ever waiting (`sed ':a;ba'`) cannot be interrupted this
-way: it runs until the run's own deadline stops it.
+shell's own commands) with its own deadline: every shell loop and long command polls the
+run's budget, which ends the command when DURATION passes (`sed ':a;ba'`, `while :; do :;
+done`), and an `asyncio.wait_for` a moment later ends one that is waiting (`sleep`). What
+it wrote so far is kept; timeout exits 124 (137 with -s KILL; with --preserve-status 128
+plus the signal's number, as a killed command's status reads).
 
 DURATION is a number with an optional unit s, m, h or d (`0.5`, `2m`); 0 means no limit.
 Exit statuses are GNU's: 125 for timeout's own errors, 127 when COMMAND does not exist,
@@ -127,6 +125,10 @@ def _timed_out(request: _Request) -> int:
     return 128 + 9 if number == 9 else TIMED_OUT
 
 
+# How long after DURATION a command that waits (rather than computes) is cancelled.
+_GRACE_SECONDS = 0.05
+
+
 async def cmd_timeout(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResult:
     request = parse_args(args)
     if request.help:
@@ -134,17 +136,25 @@ async def cmd_timeout(ctx: CommandContext, args: list[str], stdin: bytes) -> Com
     if ctx.run_argv is None:
         raise _failure("timeout: runs commands only inside the shell: use it in a command line, "
                        "e.g. timeout 5 grep -r TODO .")
-    run = ctx.run_argv(request.command, stdin)
     limit = request.duration
     if limit <= 0 or math.isinf(limit):
-        result = await run
+        result = await ctx.run_argv(request.command, stdin)
     else:
         try:
-            result = await asyncio.wait_for(run, limit)
+            # The shell stops the command when `limit` passes (its loops poll the budget);
+            # wait_for, a little later, also ends one that is waiting (`sleep`, a pipe).
+            result = await asyncio.wait_for(ctx.run_argv(request.command, stdin, timeout_seconds=limit),
+                                            limit + _GRACE_SECONDS)
         except asyncio.TimeoutError:
+            result = CommandResult(b"", "", TIMED_OUT)
+        if result.exit_code == TIMED_OUT:
             message = f"timeout: sending signal {request.signal[0]} to command '{request.command[0]}'" \
                 if request.verbose else ""
-            return CommandResult(b"", message, _timed_out(request), TEXT)
+            # A stopped command says nothing of its own end (a killed program cannot): drop
+            # the "interrupted" line our commands print when the budget stops them.
+            said = [line for line in result.stderr.split("\n") if line and not line.endswith(": interrupted")]
+            return CommandResult(result.stdout, "\n".join([*said, message] if message else said),
+                                 _timed_out(request), TEXT)
     if result.exit_code == NOT_FOUND and "command not found" in result.stderr:
         return CommandResult(result.stdout, f"timeout: failed to run command '{request.command[0]}': "
                              "No such file or directory", NOT_FOUND, TEXT)

@@ -32,10 +32,11 @@ class Slice:
     count: int = 10
     headers: bool | None = None  # None: only when several inputs
     eol: bytes = b"\n"    # -z: lines end with NUL
+    text_only: bool = False  # the strict grammar refuses lines of binary data (upstream's rule)
 
     def refuses(self, piece: bytes) -> bool:
-        """Lines of binary data are refused (the sandbox's rule); NUL-ended records are not."""
-        return self.unit == "n" and self.eol == b"\n" and looks_binary(piece)
+        """Lines of binary data are refused in the strict grammar; GNU takes any bytes."""
+        return self.text_only and self.unit == "n" and self.eol == b"\n" and looks_binary(piece)
 
 
 def _parse_slice(command: str, args: list[str], bash: bool = True) -> tuple[Slice, list[str]]:
@@ -47,7 +48,7 @@ def _parse_slice(command: str, args: list[str], bash: bool = True) -> tuple[Slic
                             **({"zero-terminated": "z"} if bash else {}),
                             **({"follow": "f"} if command == "tail" and bash else {})})
     options, paths = getopt(spec, _obsolete_counts(command, args))
-    spec_slice = Slice()
+    spec_slice = Slice(text_only=not bash)
     for name, value in options:
         if name in "qv":
             spec_slice.headers = name == "v"

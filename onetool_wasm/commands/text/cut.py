@@ -185,7 +185,7 @@ async def stream_cut(ctx: CommandContext, args: list[str], io: CommandIO) -> int
     for source in sources:
         if source.error is not None:
             continue
-        async for block in record_blocks(source, io, "cut", options.eol):
+        async for block in record_blocks(source, io, "cut", options.eol, ctx.grammar != "bash"):
             out = cut_block(block, options)
             if out:
                 await io.stdout.write(join_records(out, options.eol))

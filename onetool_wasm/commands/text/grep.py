@@ -1,6 +1,6 @@
 """grep: select lines by pattern, as GNU grep does in the C locale.
 
-Basic regular expressions by default (DESIGN §4.2 item 4), `-E` extended, `-F` fixed;
+Basic regular expressions by default (docs/DIFFERENCES.md), `-E` extended, `-F` fixed;
 `-e`/`-f` patterns, `-r` over directories, several paths, context, `-l/-L/-c/-q/-m`.
 Exit status as GNU: 0 a line was selected, 1 none, 2 an error (a bad pattern, a missing
 file). Usage errors keep upstream's recorded wording and exit 1.

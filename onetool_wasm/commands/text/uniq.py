@@ -195,7 +195,7 @@ async def stream_uniq(ctx: CommandContext, args: list[str], io: CommandIO) -> in
         else:
             collected.extend(data)
 
-    async for block in record_blocks(source, io, "uniq", options.eol):
+    async for block in record_blocks(source, io, "uniq", options.eol, ctx.grammar != "bash"):
         await write(groups.feed(block))
     await write(groups.finish())
     if output is not None:

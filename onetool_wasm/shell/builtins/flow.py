@@ -124,10 +124,10 @@ async def builtin_sleep(shell: "Interpreter", args: list[str], io: CommandIO) ->
             await io.error(f"sleep: invalid time interval '{arg}'")
             return 1
         total += float(match.group(1)) * _SECONDS[match.group(2)]
-    remaining = shell.budget.remaining_seconds()
+    remaining = shell.budget.seconds_to_next_stop()
     if total > remaining:
-        await asyncio.sleep(remaining)
-        shell.budget.check_time()
+        await asyncio.sleep(remaining + 0.001)
+        shell.budget.check_time()  # a `timeout` around it ran out, or the run's deadline
         raise LimitExceeded(f"sleep {' '.join(args)} would pass the run's deadline")
     await asyncio.sleep(total)
     return 0

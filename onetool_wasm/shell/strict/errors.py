@@ -31,7 +31,7 @@ def redirection_operator(char: str) -> str:
 
 
 def variable_expansion(reference: str) -> str:
-    # Not an upstream message: upstream passes `$NAME` through literally (see DESIGN §4.3).
+    # Not an upstream message: upstream passes `$NAME` through literally (docs/DIFFERENCES.md, item 5).
     return (
         f"variable expansion '{reference}' is not supported. "
         "Write the value directly, or use single quotes for a literal '$'."

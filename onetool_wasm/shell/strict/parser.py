@@ -51,7 +51,7 @@ class _ChainBuilder:
             raise _refuse(errors.UNEXPECTED_END)
         elif not self.chain:
             raise _refuse(errors.EMPTY_COMMAND)
-        # Otherwise the line ended with `;`, which is allowed (DESIGN §4.2 item 6).
+        # Otherwise the line ended with `;`, which is allowed (docs/DIFFERENCES.md).
         return self.chain
 
     def _end_command(self) -> None:

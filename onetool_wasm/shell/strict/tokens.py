@@ -1,7 +1,7 @@
 """Command line -> tokens: words (quotes and escapes resolved) and operators.
 
 A word remembers nothing of its quoting, so the tokenizer decides here what is an
-operator: only an unquoted, unescaped `|`, `||`, `&&` or `;` is one (DESIGN §4.2 item 1).
+operator: only an unquoted, unescaped `|`, `||`, `&&` or `;` is one (docs/DIFFERENCES.md).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class _Scanner:
             self.pos += 2
         elif escaped == NEWLINE:
             self.pos += 2
-        else:  # `\n` stays `\n`, for echo -e, sed and grep to read (DESIGN §4.2 item 3)
+        else:  # `\n` stays `\n`, for echo -e, sed and grep to read (docs/DIFFERENCES.md)
             self._append("\\")
             self.pos += 1
 
