@@ -64,7 +64,7 @@ def command_lines(small: bool) -> tuple[str, ...]:
         lines.append(f"cut -d' ' -f2 /data/{size}.txt | sort | uniq -c")
     lines.append("jq -c '.[] | {id, name}' /data/items.json | wc -l")
     lines.append("xargs -n 1 echo < /data/words.txt | wc -l")
-    lines.append("find /tree -name '*.log' -exec wc -l {} + | tail -n 1")
+    lines.append("find /tree -name '*.log' -exec wc -l {} + | grep -c log")
     return tuple(lines)
 
 
@@ -72,7 +72,7 @@ async def bench(files: dict[str, bytes], lines: tuple[str, ...], runs: int) -> d
     vfs = MemoryVFS()
     for path, data in files.items():
         await vfs.write_bytes(path, data)
-    runtime = await create_agent_cli(vfs=vfs, execution_policy={"deadline_seconds": 600})
+    runtime = await create_agent_cli(vfs=vfs, execution_policy={"deadline_ms": 600_000})
     results: dict[str, dict[str, Any]] = {}
     for line in lines:
         timings, execution = [], None

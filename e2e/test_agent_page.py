@@ -150,3 +150,37 @@ def test_the_world_picker_is_locked_while_a_task_runs(agent, site_url):
     held[0].fulfill(status=200, content_type="application/json", body=json.dumps(answer))
     expect(page.locator("#agent-status")).to_have_text("Done in 1 turn.")
     expect(page.locator("#agent-world")).to_be_enabled()
+
+
+def endpoint_url(site_url):
+    return f"{site_url.rstrip('/')}{ENDPOINT_PATH}/chat/completions"
+
+
+def test_a_refused_connection_says_what_to_check(agent, site_url):
+    page = agent
+    page.watch.allow_console_error("net::ERR_CONNECTION_REFUSED")  # Chromium logs the failed request
+    page.route(re.compile(re.escape(ENDPOINT_PATH) + "/chat/completions$"),
+               lambda route, request: route.abort("connectionrefused"))
+    fill_settings(page, site_url)
+    page.click("#task-run")
+    origin = site_url.rstrip("/")
+    expect(page.locator("#transcript .turn.error .text")).to_have_text(
+        f"could not reach the model endpoint {endpoint_url(site_url)}: the connection was refused, or the "
+        f"endpoint does not allow requests from {origin} (CORS). Check that it runs and sends "
+        "Access-Control-Allow-Origin", timeout=30_000)
+    expect(page.locator("#agent-status")).to_have_text("Stopped.")
+    expect(page.locator("#task-run")).to_be_enabled()
+
+
+def test_an_answer_that_is_not_json_is_shown_as_the_endpoints(agent, site_url):
+    page = agent
+    body = "<!doctype html><html><body>" + "Sign in to continue. " * 20 + "</body></html>"
+    page.route(re.compile(re.escape(ENDPOINT_PATH) + "/chat/completions$"),
+               lambda route, request: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=body))
+    fill_settings(page, site_url)
+    page.click("#task-run")
+    expect(page.locator("#transcript .turn.error .text")).to_have_text(
+        f"the model endpoint {endpoint_url(site_url)} answered with something that is not JSON "
+        f"(status 200, content-type text/html; charset=utf-8): {body[:200]}", timeout=30_000)
+    assert len(body) > 200
+    expect(page.locator("#task-run")).to_be_enabled()

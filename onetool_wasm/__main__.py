@@ -194,10 +194,11 @@ def _terminal_echoes_ctrl_c() -> bool:
     return bool(lflag & termios.ECHO) and bool(lflag & getattr(termios, "ECHOCTL", 0))
 
 
-def show_interrupt(already_echoed: bool) -> None:
+def show_interrupt(already_echoed: bool, stream: Any = None) -> None:
     """End the current terminal line the way bash does after Ctrl-C."""
-    sys.stdout.write("\n" if already_echoed else "^C\n")
-    sys.stdout.flush()
+    stream = stream or sys.stdout
+    stream.write("\n" if already_echoed else "^C\n")
+    stream.flush()
 
 
 class Terminal:
@@ -276,11 +277,11 @@ def run_once(terminal: Terminal, line: str, as_json: bool) -> int:
     try:
         execution = terminal.run(line)
     except KeyboardInterrupt:
-        show_interrupt(echoed)
-        print("[error] interrupted", file=sys.stderr)
+        show_interrupt(echoed, sys.stderr)
+        print("[error] interrupted: the run did not stop in time", file=sys.stderr)
         return INTERRUPTED
-    if terminal.interrupted and _isatty(sys.stdout):
-        show_interrupt(echoed)
+    if terminal.interrupted and _isatty(sys.stderr):
+        show_interrupt(echoed, sys.stderr)
     print(json.dumps(execution_json(execution), indent=2, ensure_ascii=False) if as_json
           else execution.presentation.text, flush=True)
     return execution.exit_code

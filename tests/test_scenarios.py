@@ -46,9 +46,11 @@ SCENARIOS = [
                     "finalAnswer": {"contains": ["sara@example.com"]}}),
     ScenarioSpec(
         id="binary-recovery", category="binary", world=with_demo(),
-        oracle=[{"command": "cat /images/logo.png", "expectedExitCode": 1}, "stat /images/logo.png"],
-        assertions={"trace": {"steps": [{"index": 0, "contains": ["binary file (12B): /images/logo.png",
-                                                                  "Use: stat /images/logo.png"]}]},
+        # GNU cat prints the bytes; the presentation holds binary output back from the model.
+        oracle=[{"command": "cat /images/logo.png", "expectedExitCode": 0}, "stat /images/logo.png"],
+        assertions={"trace": {"steps": [{"index": 0, "contains": [
+            "command produced binary output that should not be sent to the model",
+            "Saved to: /.system/cmd-output/cmd-0001.bin"]}]},
                     "finalAnswer": {"contains": ["/images/logo.png", "12"]}}),
     ScenarioSpec(
         id="overflow-navigation", category="overflow",

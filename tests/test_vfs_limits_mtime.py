@@ -32,7 +32,7 @@ def test_checked_path_caps() -> None:
     assert checked_path("/a/../b") == "/b"
     assert checked_path("/" + "/".join(["d"] * MAX_PATH_DEPTH)).count("/") == MAX_PATH_DEPTH
     assert checked_path("/" + "n" * MAX_NAME_BYTES)
-    for path, kind in (("/" + "/".join(["d"] * (MAX_PATH_DEPTH + 1)), "path depth"),
+    for path, kind in (("/" + "/".join(["d"] * (MAX_PATH_DEPTH + 1)), "path length"),
                        ("/" + "n" * (MAX_NAME_BYTES + 1), "path name"),
                        ("/" + "/".join(["é" * 100] * 25), "path length"),
                        ("a/" * 20_000, "path length")):

@@ -29,16 +29,27 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// The URLs this version caches (without query): others are left to the network, untouched.
+let known = null;
+const knownReady = loadKnown();
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(ROOT)) return;
   const url = new URL(request.url);
+  url.search = "";
   if (url.href === MANIFEST || url.pathname.endsWith("/sw.js")) {
     event.respondWith(networkFirst(request));
-  } else {
+  } else if (known === null || known.has(url.href)) {
     event.respondWith(cacheFirst(request));
   }
 });
+
+async function loadKnown() {
+  const cache = await caches.open(CACHE);
+  const keys = await cache.keys();
+  if (keys.length) known = new Set(keys.map((request) => request.url));
+}
 
 async function precache() {
   const response = await fetch(MANIFEST, { cache: "no-cache" });
@@ -51,9 +62,11 @@ async function precache() {
   const folder = await fetch(ROOT, { cache: "no-cache" }).catch(() => null);
   if (folder?.ok) await cache.put(ROOT, folder);
   await cache.put(MANIFEST, response);
+  await loadKnown();
 }
 
 async function cacheFirst(request) {
+  await knownReady;
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request, { ignoreSearch: true });
   if (hit) return hit;

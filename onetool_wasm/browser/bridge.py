@@ -64,7 +64,7 @@ class PageBridge:
             return await self._openapi_provider(descriptor)
         namespace = descriptor["namespace"]
         operations = [self._operation(namespace, op) for op in descriptor.get("operations") or ()]
-        return FunctionProvider(namespace, operations, descriptor.get("summary") or "")
+        return FunctionProvider(namespace, operations, descriptor.get("summary") or "", descriptor.get("secrets") or ())
 
     def _operation(self, namespace: str, op: Mapping[str, Any]) -> dict[str, Any]:
         name = op.get("name")

@@ -108,7 +108,8 @@ async def call_operation(ctx: CommandContext, catalog: OperationCatalog, label: 
     if problems:
         return err(f"{label}: " + format_problems(f"invalid input for {op.ref}", problems, op.input_schema))
     outcome = await pass_gate(policy, getattr(ctx, "confirm", None), namespace=op.namespace, name=op.name,
-                              kind=op.kind, input=value, summary=op.summary, input_schema=op.input_schema)
+                              kind=op.kind, input=value, summary=op.summary, input_schema=op.input_schema,
+                              secrets=catalog.secrets())
     if not outcome.allowed:
         return err(f"{label}: {redact_text(outcome.refusal, catalog.secrets())}")
     if outcome.edited:
@@ -134,8 +135,8 @@ async def _invoke(catalog: OperationCatalog, label: str, op: Operation, value: d
     except Exception as error:  # a provider's bug still fails only this call, and says what
         return err(redact_text(f"{label}: {op.ref} failed: {type(error).__name__}: {error}", secrets))
     hints = list((op.input_schema.get("properties") or {}).keys())
-    encoded = encode_result(result, catalog.max_result_bytes, hints)
-    text = redact_text(encoded.text, secrets) if secrets else encoded.text
+    encoded = encode_result(result, catalog.max_result_bytes, hints, secrets)  # redacted before any cut
+    text = encoded.text
     stderr = f"{label}: {op.ref}: {encoded.note}" if encoded.note else ""
     return CommandResult(text.encode("utf-8"), stderr, 0, JSON)
 

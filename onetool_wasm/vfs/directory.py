@@ -51,7 +51,7 @@ from typing import TypeVar, Union
 from .base import VFSStat
 from .errors import VFSError
 from .media import DIRECTORY, guess_media_type
-from .paths import MAX_PATH_DEPTH, base_name, child_path, path_limit_exceeded, path_segments
+from .paths import base_name, child_path, path_limit_exceeded, path_segments
 from .policy import ResourcePolicyLike
 from .snapshot import TreeSnapshot
 from .tree import Kind, TreeVFS
@@ -88,6 +88,9 @@ _SPECIAL = {errno.ENXIO, getattr(errno, "ENODEV", errno.ENXIO), getattr(errno, "
 _DISK_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _ESCAPED_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
 _CHUNK = 1 << 20
+# Recursive host walks (resource snapshot, tree copy) hold one descriptor and a few frames a
+# level: deeper than this, a snapshot stops looking and a copy fails (ENAMETOOLONG).
+HOST_WALK_DEPTH = 256
 
 
 def _not_regular(p: str) -> VFSError:
@@ -548,7 +551,7 @@ def _copy_dir(source: _Dir, target: _Dir, depth: int, virtual: str, mask: int = 
     files left out); deeper than the path caps is refused, not followed."""
     for shown, is_dir, _, host in _listing(source):
         child = child_path(virtual, shown)
-        if path_limit_exceeded(child):  # bounds the recursion too
+        if depth + 1 > HOST_WALK_DEPTH or path_limit_exceeded(child):
             raise VFSError("ENAMETOOLONG", child)
         if is_dir:
             _mkdir(target, host)
@@ -570,7 +573,7 @@ def _collect(handle: _Dir, virtual: str, tree: TreeSnapshot, depth: int) -> None
             continue  # out of the virtual tree's reach
         if is_dir:
             tree.dirs.setdefault(child)
-            if depth + 1 < MAX_PATH_DEPTH:
+            if depth + 1 < HOST_WALK_DEPTH:
                 try:
                     with _entered(handle, host) as sub:
                         _collect(sub, child, tree, depth + 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .errors import VFSError
 
 MAX_PATH_BYTES = 4096
-MAX_PATH_DEPTH = 256
+MAX_PATH_DEPTH = 2048  # every name at least 1 byte plus its slash: what 4096 bytes allow
 MAX_NAME_BYTES = 255
 
 

@@ -12,9 +12,9 @@
 //   confirm         (request) -> "approved" | "declined" | {approved: true, input}  (sync or async)
 //                   request: {ref, namespace, operation, kind, reason, summary, input,
 //                             inputSchema, commandLine}
-//   policy          {mode, allow, confirm, deny, sensitive, onNoConfirm} 
-//   providers       [{namespace, summary, operations: [{name, summary, description, kind,
-//                     inputSchema, outputSchema, handler(input) -> result}]}
+//   policy          {mode, allow, confirm, deny, sensitive, onNoConfirm, confirmTimeoutSeconds}
+//   providers       [{namespace, summary, secrets: [values to redact], operations: [{name,
+//                     summary, description, kind, inputSchema, outputSchema, handler(input) -> result}]}
 //                    | {namespace, openapi: url | document, baseUrl, headers, query, summary,
 //                       fetch?: (url, init) -> Response}]   (HTTP goes through the page's fetch)
 //   outputLimits    {maxLines, maxBytes}
@@ -289,11 +289,12 @@ class ProviderHandlers {
   }
 }
 
-function jsDescriptor({ namespace, summary = "", operations = [] }) {
+function jsDescriptor({ namespace, summary = "", operations = [], secrets = [] }) {
   return {
     type: "js",
     namespace,
     summary,
+    secrets, // values redacted wherever they would reach the model
     operations: operations.map(({ name, summary = "", description = "", kind = null, inputSchema = null, outputSchema = null }) =>
       ({ name, summary, description, kind, inputSchema, outputSchema })),
   };

@@ -161,11 +161,29 @@ def cut_positions(line: bytes, options: CutOptions) -> bytes:
 
 def cut_block(data: bytes | list[bytes], options: CutOptions) -> list[bytes]:
     """The output lines for these input lines (bytes, or records already split)."""
+    lines = split_lines(data) if isinstance(data, bytes) else data
+    if options.unit == "f" and len(options.ranges) == 1 and options.ranges[0][0] == options.ranges[0][1]:
+        return _one_field(lines, options)
     out: list[bytes] = []
-    for line in split_lines(data) if isinstance(data, bytes) else data:
+    for line in lines:
         piece = cut_fields(line, options) if options.unit == "f" else cut_positions(line, options)
         if piece is not None:
             out.append(piece)
+    return out
+
+
+def _one_field(lines: list[bytes], options: CutOptions) -> list[bytes]:
+    """`-f N`, the common case, without building every field of every line."""
+    delimiter, number = options.delimiter or b"\t", options.ranges[0][0]
+    out: list[bytes] = []
+    append = out.append
+    for line in lines:
+        if delimiter not in line:
+            if not options.only_delimited:
+                append(line)
+            continue
+        parts = line.split(delimiter, number)  # field N is whole among the first N+1 pieces
+        append(parts[number - 1] if len(parts) >= number else b"")
     return out
 
 

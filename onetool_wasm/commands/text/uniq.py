@@ -116,8 +116,10 @@ class UniqGroups:
         """The output lines of the runs these lines close (a separator is an empty line)."""
         out: list[bytes] = []
         keep_all = self.options.all_repeated or self.options.group is not None
+        options = self.options
+        whole = not (options.skip_fields or options.skip_chars or options.fold or options.check_chars is not None)
         for line in lines:
-            key = self.options.key(line)
+            key = line if whole else options.key(line)  # whole lines: no call per line
             if self.size and key == self.key:
                 self.size += 1
                 if keep_all:
