@@ -150,8 +150,8 @@ def test_a_bad_snapshot_falls_back_to_a_cold_boot_and_is_replaced(page, site_url
 
     info = boot(page, site_url, harness, db)
     assert (info["boot"], info["bootReason"]) == ("cold", reason)
-    first = page.evaluate("window.progress.find(p => p.phase === 'pyodide')")
-    assert first["bootReason"] == reason and first["message"].startswith(f"cold boot ({reason})")
+    first = page.evaluate("window.progress.find(p => p.boot === 'cold')")
+    assert first["phase"] == "pyodide" and first["bootReason"] == reason and first["message"].startswith(f"cold boot ({reason})")
     assert run_all(page, ["cat /keep.txt", "cat /notes/todo.txt"]) == ["kept [exit:0]", "buy milk\nwrite tests [exit:0]"]
     new = stored_snapshot(page, not_before=old["createdAt"])
     assert new["key"] == new["expectedKey"] and new["checksumOk"] is True

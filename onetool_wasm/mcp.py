@@ -349,8 +349,11 @@ class CheckedInput:
 # -- the server ---------------------------------------------------------------------------------
 
 def build_server(runtime: AgentCLI, worker: RunWorker | None = None, tool_name: str = "run",
-                 description_variant: str = "full-tool-description") -> Any:
-    """A low-level MCP server whose single tool runs a command line and returns its text block."""
+                 description_variant: str = "full-tool-description", layout: str | None = None) -> Any:
+    """A low-level MCP server whose tool `run` runs a command line and returns its text block.
+    With `layout` ("generic", "flat" or "auto"; the runtime needs providers), it also lists
+    the operations as typed tools of that layout (catalog/layouts.py), called through the
+    same policy, consent and redaction as `api`."""
     types, server_class, mcp_error = _sdk()
     runner = worker or RunWorker(runtime)
     if runtime.ctx.confirm is None:  # a host's own confirm wins; else the client's human decides
@@ -358,12 +361,23 @@ def build_server(runtime: AgentCLI, worker: RunWorker | None = None, tool_name: 
     definition = build_tool_definition(runtime, tool_name, description_variant, format="mcp")
     tool = types.Tool(name=tool_name, description=definition["description"],
                       input_schema=definition["inputSchema"], output_schema=OUTPUT_SCHEMA)
+    operations = _layout_tools(runtime, layout, tool_name)
+    tools = [tool, *(_mcp_tool(types, item) for item in (operations.tools() if operations else ()))]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
-        return types.ListToolsResult(tools=[tool])
+        return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
+        if operations is not None and params.name != tool_name and operations.has_tool(params.name):
+            result = await call_layout_tool(runner, operations, params.name, params.arguments or {},
+                                            elicitation_asker(ctx.session, ctx.request_id),
+                                            asks_client=runtime.ctx.confirm is runner.confirm)
+            return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
+                                        structured_content=result.structured, is_error=result.is_error)
         if params.name != tool_name:
+            if operations is not None:
+                raise mcp_error(INVALID_PARAMS, f"unknown tool: {params.name}; this server's tools are "
+                                                f"{', '.join([tool_name, *operations.names()])}")
             raise mcp_error(INVALID_PARAMS, f"unknown tool: {params.name}; this server has one tool, {tool_name}")
         command = (params.arguments or {}).get("command")
         if not isinstance(command, str):
@@ -374,6 +388,59 @@ def build_server(runtime: AgentCLI, worker: RunWorker | None = None, tool_name: 
                                     structured_content=structured(execution), is_error=is_failed_run(execution))
 
     return server_class(SERVER_NAME, version=__version__, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _layout_tools(runtime: AgentCLI, layout: str | None, tool_name: str) -> Any:
+    if layout is None:
+        return None
+    from .catalog.layouts import OperationTools
+    operations = OperationTools.for_runtime(runtime, layout)
+    if operations.has_tool(tool_name):
+        raise ValueError(f"an operation tool is named {tool_name}, like the command-line tool")
+    return operations
+
+
+def _mcp_tool(types: Any, item: Any) -> Any:
+    annotations = item.annotations or {}
+    return types.Tool(name=item.name, description=item.description, input_schema=dict(item.input_schema),
+                      output_schema=dict(item.output_schema) if item.output_schema is not None else None,
+                      annotations=types.ToolAnnotations(
+                          title=annotations.get("title"), read_only_hint=annotations.get("readOnlyHint"),
+                          destructive_hint=annotations.get("destructiveHint")) if annotations else None)
+
+
+async def call_layout_tool(runner: RunWorker, operations: Any, name: str, arguments: dict[str, Any], ask: Any,
+                           asks_client: bool = True) -> Any:
+    """Call an operation tool on the worker's loop (a slow provider never stops the server from
+    answering); with `asks_client`, its consent requests come back here to ask the client's
+    user (`ask`), as run_answering does for runs; else the host's confirm answers them."""
+    loop = asyncio.get_running_loop()
+    questions: asyncio.Queue[tuple[ConsentRequest, concurrent.futures.Future[Any]]] = asyncio.Queue()
+
+    async def relay(request: ConsentRequest) -> Any:  # runs on the worker's loop
+        answer: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        loop.call_soon_threadsafe(questions.put_nowait, (request, answer))
+        return await asyncio.wrap_future(answer)
+
+    confirm = relay if asks_client else None
+    call = asyncio.ensure_future(asyncio.wrap_future(asyncio.run_coroutine_threadsafe(
+        operations.handle_tool(name, arguments, confirm=confirm), runner.loop)))
+    try:
+        while True:
+            question = asyncio.ensure_future(questions.get())
+            await asyncio.wait({call, question}, return_when=asyncio.FIRST_COMPLETED)
+            if not question.done():
+                question.cancel()
+                return call.result()
+            request, answer = question.result()
+            try:
+                answer.set_result(await ask(request))
+            except BaseException as error:  # the gate turns any failure into a decline
+                answer.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+    finally:
+        call.cancel()
 
 
 def _sdk() -> tuple[Any, Any, Any]:

@@ -243,3 +243,82 @@ def test_the_interrupt_signal_raises_only_inside_a_command() -> None:
     s.runtime.run_detailed = probe
     assert zero_duration(handle(s, "run", line="echo x")) == INTERRUPTED
     assert seen == ["raised"]
+
+
+# -- several instances in one worker (BrowserSessions) ----------------------------------------------
+
+def sessions(pages: dict[str, FakePage], cancelled: set[str] | None = None, db: FakeDatabase | None = None):
+    """A worker's sessions as worker.py builds them: each instance its own bridge and cancel flag."""
+    from onetool_wasm.browser.session import BrowserSessions
+    db = db if db is not None else FakeDatabase()
+    flags = cancelled if cancelled is not None else set()
+    return BrowserSessions(lambda instance, options: BrowserSession(
+        options, PageBridge(pages[instance].call), make_store=lambda name: FakeStore(db),
+        cancelled=lambda: instance in flags))
+
+
+def ask(s: Any, instance: str, method: str, **params: Any) -> Any:
+    return asyncio.run(s.request(instance, method, params))
+
+
+def test_instances_of_one_worker_keep_their_own_files_policy_and_consent() -> None:
+    pages = {"a": FakePage(confirm=lambda p: "declined" if p["request"]["operation"] == "rm" else "approved"),
+             "b": FakePage(confirm=lambda p: "approved")}
+    s = sessions(pages)
+    seed = {"/shared-name.txt": "seed\n"}
+    assert ask(s, "a", "open", options={"storage": {"kind": "memory"}, "files": seed, "confirm": True,
+                                        "policy": {"confirm": ["fs:rm"]}}) == {
+        "storage": {"kind": "memory"}, "onetoolVersion": PROJECT_VERSION}
+    ask(s, "b", "open", options={"storage": {"kind": "memory"}, "files": seed})
+    assert zero_duration(ask(s, "a", "run", line="write /only-a.txt mine")) == (
+        "wrote 4B to /only-a.txt\n\n[exit:0 | 0ms]")
+    assert zero_duration(ask(s, "b", "run", line="ls /")) == "shared-name.txt\n\n[exit:0 | 0ms]"
+    # Only a's policy asks, and only a's page is asked.
+    assert zero_duration(ask(s, "a", "run", line="rm /shared-name.txt")) == (
+        "[error] rm: fs:rm was declined by the user; nothing was run\n\n[exit:1 | 0ms]")
+    assert zero_duration(ask(s, "b", "run", line="rm /shared-name.txt && echo gone")) == "gone\n\n[exit:0 | 0ms]"
+    assert [p["request"]["ref"] for _, p in pages["a"].calls] == ["fs:write", "fs:rm"]
+    assert pages["b"].calls == []
+    assert zero_duration(ask(s, "a", "run", line="ls /")) == "only-a.txt\nshared-name.txt\n\n[exit:0 | 0ms]"
+    assert sorted(s.sessions) == ["a", "b"]
+
+
+def test_the_cancel_flag_of_one_instance_does_not_stop_another() -> None:
+    cancelled: set[str] = set()
+    s = sessions({"a": FakePage(), "b": FakePage()}, cancelled)
+    for instance in ("a", "b"):
+        ask(s, instance, "open", options={"storage": {"kind": "memory"}})
+    cancelled.add("a")
+    assert zero_duration(ask(s, "a", "run", line="echo x")) == INTERRUPTED
+    assert zero_duration(ask(s, "b", "run", line="echo x")) == "x\n\n[exit:0 | 0ms]"
+
+
+def test_indexeddb_instances_of_one_worker_use_their_own_store_names() -> None:
+    opened: list[str] = []
+    db = FakeDatabase()
+    from onetool_wasm.browser.session import BrowserSessions
+    s = BrowserSessions(lambda instance, options: BrowserSession(
+        options, PageBridge(FakePage().call), make_store=lambda name: opened.append(name) or FakeStore(db)))
+    ask(s, "a", "open", options={"storage": {"kind": "indexeddb", "name": "world-a"}})
+    ask(s, "b", "open", options={"storage": {"kind": "indexeddb", "name": "world-b"}})
+    assert opened == ["world-a", "world-b"]
+    assert ask(s, "a", "toolDefinition", format="openai")["function"]["name"] == "run"
+
+
+def test_open_close_and_unknown_instances() -> None:
+    s = sessions({"a": FakePage(), "bad": FakePage()})
+    ask(s, "a", "open", options={"storage": {"kind": "memory"}})
+    with pytest.raises(ValueError, match="^session 'a' is already open$"):
+        ask(s, "a", "open", options={"storage": {"kind": "memory"}})
+    with pytest.raises(LookupError, match="^no session 'b' in this worker$"):
+        ask(s, "b", "run", line="echo x")
+    with pytest.raises(ValueError, match="^a request needs an instance id, got ''$"):
+        ask(s, "", "run", line="echo x")
+    # A session that fails to start (a provider without a namespace) leaves nothing behind.
+    with pytest.raises(KeyError):
+        ask(s, "bad", "open", options={"storage": {"kind": "memory"}, "providers": [{"type": "js"}]})
+    assert list(s.sessions) == ["a"]
+    assert ask(s, "a", "close") is None
+    assert s.sessions == {}
+    with pytest.raises(LookupError, match="^no session 'a' in this worker$"):
+        ask(s, "a", "run", line="echo x")

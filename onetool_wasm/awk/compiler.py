@@ -156,6 +156,7 @@ class Generator:
         self.fn: Function | None = None
         self.loop_depth = 0
         self.where = "function"
+        self.sync = False  # generating a main_rules that never waits
 
     # -- output helpers --------------------------------------------------------------
     def emit(self, indent: int, text: str) -> None:
@@ -212,9 +213,22 @@ class Generator:
         self.emit(1, "pass")
 
     def main_rules(self, header: str) -> None:
+        # First as a plain function (print only buffers; the main loop flushes after the
+        # record): calling it costs less than a coroutine. If its code waits anyway
+        # (getline, system, loops, functions, redirections), again as an `async def`.
+        start, regexes = len(self.lines), len(self.regexes)
+        self.sync = True
+        self._main_rules(header, "def")
+        self.sync = False
+        if any("await" in line for line in self.lines[start:]):
+            del self.lines[start:]
+            del self.regexes[regexes:]
+            self._main_rules(header, "async def")
+
+    def _main_rules(self, header: str, kind: str) -> None:
         self.fn = None
         self.where = "main"
-        self.emit(0, "async def main_rules(rt):")
+        self.emit(0, f"{kind} main_rules(rt):")
         self.emit(1, header)
         for number, (pattern, pattern2, body) in enumerate(self.program.rules):
             if pattern is None:
@@ -230,7 +244,7 @@ class Generator:
 
     def action(self, body: tuple | None, indent: int) -> None:
         if body is None:
-            self.emit(indent, "if rt.put(rt.get0() + tos(v_ORS)): await rt.flush()")
+            self.output("rt.get0() + tos(v_ORS)", None, None, indent)
         else:
             self.statement(body, indent)
 
@@ -288,7 +302,9 @@ class Generator:
         self.output(text, redirect, target, indent)
 
     def output(self, text: str, redirect: str | None, target: tuple | None, indent: int) -> None:
-        if redirect is None:
+        if redirect is None and self.sync:
+            self.emit(indent, f"rt.put({text})")
+        elif redirect is None:
             self.emit(indent, f"if rt.put({text}): await rt.flush()")
         else:
             self.emit(indent, f"await rt.put_to({redirect!r}, tos({self.expr(target)}), {text})")  # type: ignore[arg-type]

@@ -48,6 +48,11 @@ def num(value: object) -> float:
     if type(value) is float:
         return value  # type: ignore[return-value]
     if isinstance(value, str):
+        cached = _CACHE.get(value)
+        if cached is not None:
+            return cached
+        if value.isdecimal() and value.isascii():
+            return float(value)  # plain digits: what strtod reads too
         return str_to_num(value)
     return float(value)  # type: ignore[arg-type]
 

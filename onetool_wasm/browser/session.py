@@ -1,4 +1,6 @@
-"""BrowserSession: one runtime for one page, built from the options of createOneTool().
+"""BrowserSession: one runtime for one page instance, built from the options of createOneTool().
+BrowserSessions: the sessions of one worker, by instance id (several `<onetool-sandbox>`
+elements, or `createOneTool({shared: true})` instances, share one worker and one Pyodide).
 
 The worker hands every request of the page to `handle(method, params)`; values go back
 with camelCase keys, bytes as bytes (web/js/wire.js turns them into Uint8Array). A command
@@ -156,6 +158,39 @@ class BrowserSession:
         )
         runtime.ctx.cancelled = self.cancelled
         return runtime
+
+
+class BrowserSessions:
+    """The sessions of one worker, one per page instance, each with its own runtime, file
+    system, memory, policy, consent and providers. `make_session(instance, options)` builds
+    one (with a bridge and a cancel flag of that instance only).
+
+    Requests: `open` {options} starts the instance's session (its info), `close` ends it;
+    every other request goes to the instance's session (BrowserSession.handle)."""
+
+    def __init__(self, make_session: Callable[[str, Mapping[str, Any]], BrowserSession]) -> None:
+        self.make_session = make_session
+        self.sessions: dict[str, BrowserSession] = {}
+
+    async def request(self, instance: str, method: str, params: Mapping[str, Any]) -> Any:
+        if not isinstance(instance, str) or not instance:
+            raise ValueError(f"a request needs an instance id, got {instance!r}")
+        if method == "open":
+            return await self._open(instance, params.get("options") or {})
+        session = self.sessions.get(instance)
+        if session is None:
+            raise LookupError(f"no session {instance!r} in this worker")
+        if method == "close":
+            del self.sessions[instance]
+        return await session.handle(method, params)
+
+    async def _open(self, instance: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        if instance in self.sessions:
+            raise ValueError(f"session {instance!r} is already open")
+        session = self.make_session(instance, options)
+        info = await session.start()  # a failure (a bad provider) leaves no session behind
+        self.sessions[instance] = session
+        return info
 
 
 def on_interrupt_signal(signum: int, frame: Any) -> None:

@@ -2,6 +2,8 @@
 from .binding import (BoundCatalog, CancelSignal, Invocation, ToolCancelledError, ToolContext, ToolDeniedError,
                       ToolError, ToolEvent, ToolExecutionError, ToolInputError, ToolOutputError, ToolResult,
                       ToolTimeoutError, UnknownToolError)
+from .layouts import LAYOUTS, LayoutTool, OperationTools, ToolCallResult
+from .mcp_provider import McpProvider, McpUnavailable
 from .openapi import OpenApiProvider
 from .operations import FunctionProvider, InvalidInput, Operation, OperationDenied, OperationError, Provider
 from .services import LookupFailed, OperationCatalog
@@ -9,7 +11,8 @@ from .tools import ToolCatalog, ToolDefinition, define_tool
 from .transport import Transport, UnavailableTransport, UrllibTransport
 
 __all__ = [
-    "BoundCatalog", "CancelSignal", "FunctionProvider", "InvalidInput", "Invocation", "LookupFailed",
+    "BoundCatalog", "CancelSignal", "FunctionProvider", "InvalidInput", "Invocation", "LAYOUTS", "LayoutTool",
+    "LookupFailed", "McpProvider", "McpUnavailable", "OperationTools", "ToolCallResult",
     "OpenApiProvider", "Operation", "OperationCatalog", "OperationDenied", "OperationError", "Provider",
     "ToolCancelledError", "ToolCatalog", "ToolContext", "ToolDefinition", "ToolDeniedError", "ToolError",
     "ToolEvent", "ToolExecutionError", "ToolInputError", "ToolOutputError", "ToolResult", "ToolTimeoutError",

@@ -55,6 +55,21 @@ class OperationCatalog:
     def secrets(self) -> list[str]:
         return [secret for provider in self._providers.values() for secret in provider.secrets]
 
+    async def aclose(self) -> None:
+        """Close the providers that hold something open (an McpProvider's server process)."""
+        for provider in self.providers():
+            closer = getattr(provider, "aclose", None)
+            if closer is not None:
+                await closer()
+            elif callable(getattr(provider, "close", None)):
+                provider.close()
+
+    def close(self) -> None:
+        """As aclose, from synchronous code."""
+        for provider in self.providers():
+            if callable(getattr(provider, "close", None)):
+                provider.close()
+
     def provider(self, namespace: str) -> Provider:
         found = self._providers.get(namespace) or _unique_normalized(namespace, self._providers)
         if found is not None:

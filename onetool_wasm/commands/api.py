@@ -6,17 +6,15 @@ consent, then the operation; results are redacted JSON (content type application
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Sequence
 
-from ..catalog.gate import pass_gate
+from ..catalog.calls import denial, describe, gated_call
 from ..catalog.inputs import InputError, parse_input
-from ..catalog.operations import InvalidInput, Operation, OperationDenied, OperationError
-from ..catalog.results import dump, encode_result
+from ..catalog.operations import Operation
+from ..catalog.results import dump
 from ..catalog.services import LookupFailed, OperationCatalog
-from ..catalog.validation import format_problems, validate
 from ..policy import GUIDED, Policy, infer_kind
-from ..redaction import redact, redact_text
+from ..redaction import redact
 from ..result import JSON, CommandResult, err, ok
 from .helpers import usage_error
 from .spec import CommandContext, CommandSpec
@@ -66,86 +64,30 @@ def operations_text(ctx: CommandContext, catalog: OperationCatalog, namespace: s
 
 
 def describe_value(ctx: CommandContext, op: Operation) -> dict[str, Any]:
-    decision = policy_of(ctx).decide(op.namespace, op.name, op.kind)
-    value: dict[str, Any] = {"ref": op.ref, "summary": op.summary, "description": op.description,
-                             "kind": decision.kind, "verdict": decision.verdict, "reason": decision.reason,
-                             "inputSchema": op.input_schema}
-    if op.output_schema is not None:
-        value["outputSchema"] = op.output_schema
-    value["example"] = example_call(op)
-    return value
-
-
-def example_call(op: Operation) -> str:
-    """`api call petstore:getPet id=<integer>` from the required properties."""
-    properties = op.input_schema.get("properties") or {}
-    required = [name for name in op.input_schema.get("required") or [] if name in properties]
-    pairs = [f"{name}=<{_type_label(properties[name])}>" for name in required]
-    return " ".join(["api call", op.ref, *pairs])
-
-
-def _type_label(schema: Any) -> str:
-    kind = schema.get("type") if isinstance(schema, dict) else None
-    if isinstance(schema, dict) and "enum" in schema:
-        return "|".join(str(v) for v in schema["enum"])
-    return "|".join(kind) if isinstance(kind, list) else (kind or "value")
+    return describe(policy_of(ctx), op)
 
 
 # --- calling -------------------------------------------------------------------------------
 
 async def call_operation(ctx: CommandContext, catalog: OperationCatalog, label: str, op: Operation,
                          args: Sequence[str], stdin: bytes) -> CommandResult:
-    """Policy, validation, consent, then the operation; every refusal says why and runs nothing."""
+    """Policy, validation, consent, then the operation (catalog/calls.py: the same steps as
+    the typed tools of a layout); every refusal says why and runs nothing."""
     policy = policy_of(ctx)
-    decision = policy.decide(op.namespace, op.name, op.kind)
-    if decision.verdict == "deny":
-        return err(f"{label}: {op.ref} denied by policy ({decision.reason}); nothing was run")
+    refused = denial(policy, op, label)
+    if refused is not None:
+        return err(refused)
     try:
         value = parse_input(list(args), stdin, op.input_schema, op.ref)
     except InputError as error:
         return err(f"{label}: {error}")
-    problems = validate(op.input_schema, value)
-    if problems:
-        return err(f"{label}: " + format_problems(f"invalid input for {op.ref}", problems, op.input_schema))
-    outcome = await pass_gate(policy, getattr(ctx, "confirm", None), namespace=op.namespace, name=op.name,
-                              kind=op.kind, input=value, summary=op.summary, input_schema=op.input_schema,
-                              secrets=catalog.secrets())
-    if not outcome.allowed:
-        return err(f"{label}: {redact_text(outcome.refusal, catalog.secrets())}")
-    if outcome.edited:
-        problems = validate(op.input_schema, outcome.input)
-        if problems:
-            title = f"edited input for {op.ref} is invalid; nothing was run"
-            return err(f"{label}: " + format_problems(title, problems, op.input_schema))
-    return await _invoke(catalog, label, op, outcome.input)
-
-
-async def _invoke(catalog: OperationCatalog, label: str, op: Operation, value: dict[str, Any]) -> CommandResult:
-    secrets = catalog.secrets()
-    try:
-        result = await op.invoke(value)
-    except InvalidInput as error:
-        schema = json.dumps(op.input_schema, indent=2, ensure_ascii=False)
-        body = f"{op.ref} rejected the input: {error.message}{_details(error.details)}\nInput schema:\n{schema}"
-        return err(redact_text(f"{label}: {body}", secrets))
-    except OperationDenied as error:
-        return err(redact_text(f"{label}: {op.ref} was refused: {error.message}{_details(error.details)}", secrets))
-    except OperationError as error:
-        return err(redact_text(f"{label}: {op.ref} failed: {error.message}{_details(error.details)}", secrets))
-    except Exception as error:  # a provider's bug still fails only this call, and says what
-        return err(redact_text(f"{label}: {op.ref} failed: {type(error).__name__}: {error}", secrets))
-    hints = list((op.input_schema.get("properties") or {}).keys())
-    encoded = encode_result(result, catalog.max_result_bytes, hints, secrets)  # redacted before any cut
-    text = encoded.text
-    stderr = f"{label}: {op.ref}: {encoded.note}" if encoded.note else ""
-    return CommandResult(text.encode("utf-8"), stderr, 0, JSON)
-
-
-def _details(details: Any) -> str:
-    if details is None or details == "":
-        return ""
-    text = details if isinstance(details, str) else dump(redact(details)).strip()
-    return f"\nDetails: {text}"
+    outcome = await gated_call(catalog, op, value, policy, getattr(ctx, "confirm", None), label)
+    if not outcome.ok:
+        return err(outcome.text)
+    notes = [f"{label}: {op.ref}: {outcome.note}"] if outcome.note else []
+    if outcome.problems:
+        notes.append(f"{label}: {op.ref}: the result does not match its output schema: " + "; ".join(outcome.problems))
+    return CommandResult(outcome.text.encode("utf-8"), "\n".join(notes), 0, JSON)
 
 
 # --- the commands --------------------------------------------------------------------------
@@ -184,7 +126,7 @@ async def _api(ctx: CommandContext, catalog: OperationCatalog, args: list[str], 
     if sub == "operations" and len(rest) <= 1:
         return ok(operations_text(ctx, catalog, rest[0] if rest else None))
     if sub == "describe" and len(rest) == 1:
-        return ok(dump(redact(describe_value(ctx, catalog.find(rest[0])))), JSON)
+        return ok(dump(redact(describe_value(ctx, catalog.find(rest[0])), catalog.secrets())), JSON)
     if sub == "call" and rest:
         return await call_operation(ctx, catalog, "api", catalog.find(rest[0]), rest[1:], stdin)
     if sub in ("services", "operations", "describe", "call"):

@@ -21,7 +21,8 @@ FS_ERRORS = (VFSError, OSError)
 
 
 # What GNU tools print for the errno behind a VFS error code.
-GNU_ERRORS = {"ENOENT": "No such file or directory", "EISDIR": "Is a directory", "ENOTDIR": "Not a directory"}
+GNU_ERRORS = {"ENOENT": "No such file or directory", "EISDIR": "Is a directory", "ENOTDIR": "Not a directory",
+              "ENAMETOOLONG": "File name too long", "EACCES": "Permission denied"}
 
 
 def line_end(ctx: CommandContext) -> str:

@@ -178,4 +178,5 @@ def _describe(error: VFSError) -> str:
     code = getattr(error, "code", "")
     return {"ENOENT": "No such file or directory", "EISDIR": "Is a directory",
             "ENOTDIR": "Not a directory", "EESCAPE": "path escapes workspace root",
-            "ERESOURCE_LIMIT": getattr(error, "message", str(error))}.get(code, str(error))
+            "ENAMETOOLONG": "File name too long", "EACCES": "Permission denied",
+            }.get(code, getattr(error, "message", None) or str(error))

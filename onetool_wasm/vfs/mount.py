@@ -192,6 +192,17 @@ class MountVFS:
         inner = await self._call(route, lambda: chmod(route.inner, mode))
         return self._outer(route, inner) or p
 
+    async def set_mtime(self, path: str, epoch_ms: int) -> str:
+        p = normalize_path(path)
+        if p != "/" and p in self._ancestors and p not in self.mounts:
+            raise VFSError("EINVAL", p)
+        route = self._route(p)
+        set_mtime = getattr(route.vfs, "set_mtime", None)
+        if not callable(set_mtime):
+            raise VFSError("EINVAL", p)
+        inner = await self._call(route, lambda: set_mtime(route.inner, epoch_ms))
+        return self._outer(route, inner) or p
+
     async def copy(self, src: str, dst: str) -> tuple[str, str]:
         s, d = normalize_path(src), normalize_path(dst)
         if self._same_file_system(s, d):

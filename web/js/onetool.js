@@ -32,6 +32,10 @@
 //   workerURL       default: worker.js beside this file
 //   interruptGraceMs  how long interrupt() waits for Python before replacing the worker (3000)
 //   sharedInterrupt   use the SharedArrayBuffer interrupt when cross-origin isolated (true)
+//   shared          true: share the page's one worker and Pyodide with the other shared
+//                   instances and every <onetool-sandbox> (shared-worker-pool.js), keeping its
+//                   own runtime, files, memory, policy, consent and providers; commands of all
+//                   of them run one at a time. Default false: a worker of its own.
 //
 // OneTool:
 //   run(line) -> Promise<string>                 the text block for the model
@@ -44,19 +48,23 @@
 //   close() -> Promise<void>
 //   listFiles() -> Promise<[{path, isDir, size, mtimeMs}]>   the whole tree, sorted by path
 //   readFile(path) -> Promise<Uint8Array>;  writeFile(path, data) -> Promise<string>
-//   info: {pyodideVersion, storage, crossOriginIsolated, sharedInterrupt, bootMs, restarts}
+//   info: {pyodideVersion, storage, crossOriginIsolated, sharedInterrupt, bootMs, restarts, shared}
+//   booting: Promise of the boot's info (which boot path ran: docs/BROWSER.md)
+//   events (OneTool is an EventTarget): "restarted" (CustomEvent, detail {storage, lostState,
+//       interruptedBy: "self" | "sibling", error}) after its worker was replaced and its
+//       session opened again from its storage (a memory file system from its seed files)
 //
 // Commands run one at a time, in call order. An interrupted command resolves like any other
 // command, with exit code 130.
 
-import { Channel } from "./rpc.js";
-import { createInterruptFlags, raiseInterrupt } from "./interrupt.js";
+import { WorkerPool, sharedPool } from "./shared-worker-pool.js";
 
 export const INTERRUPTED_EXIT_CODE = 130;
 const DEFAULT_GRACE_MS = 3000;
 // A run that ends with one of these errors ended because of interrupt().
 const INTERRUPTED = new Set(["WorkerReplaced", "Interrupted"]);
 const DEFAULT_STORAGE = Object.freeze({ kind: "indexeddb", name: "one-tool-vfs" });
+let instances = 0; // ids of this page's instances: the worker's sessions are named by them
 
 export async function createOneTool(options = {}) {
   const tool = new OneTool(options);
@@ -64,25 +72,29 @@ export async function createOneTool(options = {}) {
   return tool;
 }
 
-export class OneTool {
+export class OneTool extends EventTarget {
   constructor(options = {}) {
+    super();
     this.options = options;
+    this.id = `onetool-${++instances}`;
     this.storage = normalizeStorage(options.storage);
     this.workerURL = options.workerURL ?? new URL("./worker.js", import.meta.url);
     this.graceMs = options.interruptGraceMs ?? DEFAULT_GRACE_MS;
-    this.flags = createInterruptFlags(options.sharedInterrupt !== false);
+    this.wantsSharedInterrupt = options.sharedInterrupt !== false;
     this.providers = new ProviderHandlers(options.providers ?? []);
+    this.handlers = pageHandlers(this);
+    this.pool = null; // the worker this instance runs in (shared-worker-pool.js)
     this.queue = Promise.resolve();
-    this.current = null; // the command being run: {startedAt, done}
-    this.replacing = null; // the worker replacement under way, if any
+    this.current = null; // this instance's command, waiting or running: {done}
     this.closed = false;
     this.info = {
       pyodideVersion: null,
       storage: this.storage,
       crossOriginIsolated: Boolean(globalThis.crossOriginIsolated),
-      sharedInterrupt: Boolean(this.flags),
+      sharedInterrupt: false,
       bootMs: null,
       restarts: 0,
+      shared: Boolean(options.shared),
     };
   }
 
@@ -117,53 +129,34 @@ export class OneTool {
     return this.serialized("writeFile", { path: String(path), data: toBytesOrText(data) }, (error) => { throw error; });
   }
 
-  /** Stop the running command: shared-memory interrupt, cancel flag, then a new worker. */
+  /** Stop this instance's command: dropped if still waiting its turn in a shared worker; if
+   *  running, the cancel flag and the shared-memory interrupt, then a new worker. */
   async interrupt() {
-    const current = this.current;
-    if (!current) return { outcome: "idle" };
-    raiseInterrupt(this.flags);
-    this.channel.notify("interrupt", {});
-    if (await settlesWithin(current.done, this.graceMs)) return { outcome: "interrupted" };
-    // Two interrupt() calls for one command replace its worker once.
-    this.replacing ??= this.replaceWorker(current).finally(() => { this.replacing = null; });
-    await this.replacing;
-    return { outcome: "restarted" };
+    if (!this.current || !this.pool) return { outcome: "idle" };
+    return this.pool.interrupt(this, this.graceMs);
   }
 
   async close() {
     if (this.closed) return;
     this.closed = true;
-    try {
-      await Promise.race([this.channel.call("close", {}), sleep(1000)]);
-    } catch {
-      // the worker is going away anyway
-    }
-    this.stopWorker(new Error("onetool: closed"));
+    await this.pool?.leave(this);
   }
 
   // --- the worker --------------------------------------------------------------------
 
   async start() {
     const started = performance.now();
-    this.progress({ phase: "worker", loaded: 0, total: 1, message: "starting the worker" });
-    this.worker = new Worker(this.workerURL, { type: "module", name: "onetool" });
-    this.channel = new Channel(this.worker, pageHandlers(this), { progress: (p) => this.progress(p) });
-    let booted = false;
-    const failed = new Promise((_, reject) => {
-      this.worker.addEventListener("error", (event) => {
-        if (booted) return console.error("onetool: worker error", event.message);
-        event.preventDefault?.();
-        reject(new Error(`onetool: the worker failed to start: ${event.message || "module error"}`));
-      });
-    });
-    this.booting = Promise.race([this.channel.call("init", this.workerOptions()), failed]);
+    const o = this.options;
+    this.pool = o.shared ? sharedPool(this.workerURL) : new WorkerPool(this.workerURL, { sharedInterrupt: this.wantsSharedInterrupt });
+    this.info.sharedInterrupt = Boolean(this.pool.flags) && this.wantsSharedInterrupt;
+    this.booting = this.pool.join(this);
     const info = await this.booting;
-    booted = true;
     this.info.pyodideVersion = info.pyodideVersion;
     this.info.bootMs = Math.round(performance.now() - started);
     return this;
   }
 
+  /** The options of this instance's Python session (BrowserSession). */
   workerOptions() {
     const o = this.options;
     return {
@@ -179,22 +172,18 @@ export class OneTool {
       shellSession: Boolean(o.shellSession),
       executionPolicy: o.executionPolicy ?? null,
       resourcePolicy: o.resourcePolicy ?? null,
-      interruptBuffer: this.flags,
     };
   }
 
-  stopWorker(reason) {
-    this.channel?.close(reason);
-    this.worker?.terminate();
+  /** What the worker asks of the page for this instance: search, fetch, confirm, operation, http. */
+  pageCall(method, params) {
+    return this.handlers[method](params);
   }
 
-  /** Python did not answer: end its worker, settle the stuck command, boot a new one. */
-  async replaceWorker(current) {
-    this.stopWorker(new WorkerReplaced());
+  /** Its worker was replaced and its session opened again (the pool says so). */
+  restarted(detail) {
     this.info.restarts += 1;
-    const restarted = this.start(); // sets this.booting at once: new calls wait for it
-    await current.done; // settled by the rejection above, as interrupted
-    await restarted;
+    this.dispatchEvent(new CustomEvent("restarted", { detail }));
   }
 
   progress(update) {
@@ -210,7 +199,7 @@ export class OneTool {
   async request(method, params) {
     if (this.closed) throw new Error("onetool: closed");
     await this.booting;
-    return this.channel.call(method, params);
+    return this.pool.request(this, method, params);
   }
 
   /** Commands run one at a time; an interrupted one resolves through `onInterrupted`. */
@@ -219,8 +208,8 @@ export class OneTool {
       if (this.closed) throw new Error("onetool: closed");
       await this.booting;
       const startedAt = performance.now();
-      const done = this.channel.call(method, params);
-      this.current = { startedAt, done: done.then(() => undefined, () => undefined) };
+      const done = this.pool.command(this, method, params);
+      this.current = { done: done.then(() => undefined, () => undefined) };
       try {
         return await done;
       } catch (error) {
@@ -339,13 +328,6 @@ function toCloneable(value) {
   }
 }
 
-class WorkerReplaced extends Error {
-  constructor() {
-    super("interrupted: the command did not stop, so its worker was replaced");
-    this.name = "WorkerReplaced";
-  }
-}
-
 // The result of a command whose worker was replaced, shaped as Python presents one.
 function interruptedText(error, ms) {
   return `[error] ${error.message}\n\n[exit:${INTERRUPTED_EXIT_CODE} | ${formatDuration(ms)}]`;
@@ -372,12 +354,4 @@ function formatDuration(ms) {
   const minutes = Math.floor(seconds / 60);
   const rest = (seconds - minutes * 60).toFixed(1);
   return minutes ? `${minutes}m${rest}s` : `${rest}s`;
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function settlesWithin(promise, ms) {
-  return Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
 }

@@ -1,12 +1,14 @@
 // rpc.js — request/response over postMessage, used on both sides of the worker boundary.
 //
 // Messages:
-//   {kind: "call", id, method, params}        ask the other side to run `method`
-//   {kind: "reply", id, ok: true, value}      its answer
-//   {kind: "reply", id, ok: false, error}     its failure: {name, message}
-//   {kind: "notify", topic, payload}          one-way (progress, interrupt)
+//   {kind: "call", id, method, params, instance}  ask the other side to run `method`
+//   {kind: "reply", id, ok: true, value}          its answer
+//   {kind: "reply", id, ok: false, error}         its failure: {name, message}
+//   {kind: "notify", topic, payload}              one-way (progress, interrupt)
 // Each side numbers its own calls; a reply is matched against the calls of the side that
-// receives it, so the two counters never meet.
+// receives it, so the two counters never meet. `instance` (optional) says which page
+// instance a call belongs to when several share one worker (shared-worker-pool.js): the
+// handler gets it as its second argument, and rejectPending can fail only that instance's calls.
 
 export class Channel {
   /**
@@ -26,11 +28,12 @@ export class Channel {
   }
 
   /** Call `method` on the other side; resolves with its value, rejects with its error. */
-  call(method, params) {
+  call(method, params, instance = undefined) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, method });
-      this.port.postMessage({ kind: "call", id, method, params });
+      this.pending.set(id, { resolve, reject, method, instance });
+      this.port.postMessage(instance === undefined ? { kind: "call", id, method, params }
+        : { kind: "call", id, method, params, instance });
     });
   }
 
@@ -38,10 +41,15 @@ export class Channel {
     this.port.postMessage({ kind: "notify", topic, payload });
   }
 
-  /** Fail every call still waiting for an answer (the other side is gone or interrupted). */
-  rejectPending(error) {
-    const calls = [...this.pending.values()];
-    this.pending.clear();
+  /** Fail every call still waiting for an answer (the other side is gone or interrupted);
+   *  with `instance`, only the calls made for that instance. */
+  rejectPending(error, instance = undefined) {
+    const calls = [];
+    for (const [id, call] of this.pending) {
+      if (instance !== undefined && call.instance !== instance) continue;
+      this.pending.delete(id);
+      calls.push(call);
+    }
     for (const call of calls) call.reject(error);
     return calls.length;
   }
@@ -66,11 +74,11 @@ export class Channel {
     else call.reject(toError(error));
   }
 
-  async answer({ id, method, params }) {
-    const handler = this.handlers[method];
+  async answer({ id, method, params, instance }) {
+    const handler = Object.hasOwn(this.handlers, method) ? this.handlers[method] : null;
     try {
       if (!handler) throw new Error(`unknown method: ${method}`);
-      const value = await handler(params);
+      const value = await handler(params, instance);
       this.port.postMessage({ kind: "reply", id, ok: true, value });
     } catch (error) {
       this.port.postMessage({ kind: "reply", id, ok: false, error: serializeError(error) });

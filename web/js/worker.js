@@ -4,6 +4,12 @@
 // readFile, writeFile, close (rpc.js). Worker -> page calls, made by Python through `host`:
 // search, fetch, confirm, operation, http. Notifications: progress (to the page), interrupt
 // (from the page: fail the page calls Python is waiting for, raise the soft cancel flag).
+//
+// One worker serves several page instances (shared-worker-pool.js): each call after init
+// names its instance (rpc.js `instance`), `open` starts that instance's Python session and
+// `close` ends it. The page sends one command at a time for the whole worker; the soft cancel
+// flag is per instance, and the shared buffer's flags count only for the instance whose
+// command is running (the page raises them only for that one).
 
 import { Channel, serializeError } from "./rpc.js";
 import { bootPyodide, saveSnapshot } from "./boot.js";
@@ -18,15 +24,17 @@ const COMMANDS = new Set(["run", "runDetailed", "reset", "writeFile"]);
 
 let api = null; // the Python WorkerApi (a PyProxy)
 let flags = null; // the shared interrupt buffer, when the page is cross-origin isolated
-let softCancel = false; // the cancel flag without shared memory (seen while Python awaits)
+const DEFAULT_INSTANCE = "default"; // calls that name no instance (onetool_wasm/browser/worker.py)
+const softCancelled = new Set(); // instances whose command was interrupted (seen while Python awaits)
+let running = null; // the instance whose command is running
 
 const host = {
-  async call(method, json, buffers) {
-    const value = await channel.call(method, decode({ json, buffers: Array.from(buffers ?? []) }));
-    return encode(value);
+  async call(method, json, buffers, instance = DEFAULT_INSTANCE) {
+    const params = decode({ json, buffers: Array.from(buffers ?? []) });
+    return encode(await channel.call(method, params, instance));
   },
-  cancelled() {
-    return softCancel || isCancelled(flags);
+  cancelled(instance = DEFAULT_INSTANCE) {
+    return softCancelled.has(instance) || (running === instance && isCancelled(flags));
   },
 };
 
@@ -36,7 +44,8 @@ const channel = new Channel(
     init,
     close,
     ...Object.fromEntries(
-      ["run", "runDetailed", "toolDefinition", "reset", "listFiles", "readFile", "writeFile"].map((m) => [m, (p) => forward(m, p)]),
+      ["open", "run", "runDetailed", "toolDefinition", "reset", "listFiles", "readFile", "writeFile"]
+        .map((m) => [m, (p, instance) => forward(m, p, instance)]),
     ),
   },
   { interrupt: onInterrupt },
@@ -85,34 +94,35 @@ async function storeSnapshot(pending) {
   }
 }
 
-async function forward(method, params) {
+async function forward(method, params, instance = DEFAULT_INSTANCE) {
   if (!api) throw new Error("onetool: the worker has not started");
-  if (COMMANDS.has(method)) {
+  const command = COMMANDS.has(method);
+  if (command) {
     clearInterrupt(flags);
-    softCancel = false;
+    softCancelled.delete(instance);
+    running = instance;
   }
   const { json, buffers } = encode(params ?? {});
   try {
-    return decode(await api.request(method, json, buffers));
+    return decode(await api.request(method, json, buffers, instance));
   } catch (error) {
     throw pythonError(error);
-  }
-}
-
-async function close() {
-  try {
-    if (api) await forward("close", {});
   } finally {
-    api?.destroy();
-    api = null;
+    if (command && running === instance) running = null;
   }
 }
 
-function onInterrupt() {
-  softCancel = true;
+/** End one instance's session; the worker itself ends when the page terminates it. */
+async function close(params, instance = DEFAULT_INSTANCE) {
+  softCancelled.delete(instance);
+  if (api) await forward("close", {}, instance);
+}
+
+function onInterrupt({ instance = DEFAULT_INSTANCE } = {}) {
+  softCancelled.add(instance);
   const error = new Error("interrupted: the page called interrupt()");
   error.name = "InterruptError";
-  channel.rejectPending(error);
+  channel.rejectPending(error, instance);
 }
 
 // A Python exception arrives as a PythonError whose message is the whole traceback: keep its

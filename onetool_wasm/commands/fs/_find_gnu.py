@@ -48,7 +48,7 @@ class Run:
     """What one find invocation collects while it walks."""
     ctx: CommandContext
     out: bytearray = field(default_factory=bytearray)
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # stderr lines: find's own and -exec commands'
     prune: bool = False
     quit: bool = False
     failed: bool = False
@@ -443,7 +443,8 @@ async def gnu_find(ctx: CommandContext, args: list[str]) -> CommandResult:
     except FindError as error:
         run.errors.append(f"find: {error}")
         run.failed = True
-    status = 1 if run.failed or run.errors else 0
+    # What -exec commands print does not make find fail; its own errors do.
+    status = 1 if run.failed else 0
     return CommandResult(bytes(run.out), "\n".join(run.errors), status)
 
 
@@ -454,6 +455,7 @@ async def _walk(run: Run, start: str, predicate: Predicate, options: Options) ->
         info = None
     if info is None or not info.exists:
         run.errors.append(f"find: '{start}': No such file or directory")
+        run.failed = True
         return
     # (entry, children_done): post-order visits an entry after its children.
     stack: list[tuple[Entry, bool]] = [(Entry(info.path, start, info, 0), False)]
@@ -481,6 +483,7 @@ async def _push_children(run: Run, entry: Entry, stack: list[tuple[Entry, bool]]
         children = await sorted_children(run.ctx, entry.path)
     except FS_ERRORS as error:
         run.errors.append(f"find: '{entry.shown}': {error}")
+        run.failed = True
         return
     for name, path, _ in reversed(children):
         try:

@@ -64,6 +64,15 @@ def parse_flags(args: list[str]) -> tuple[set[str], list[str], dict[str, object]
                         raise LsUsageError(f"ls: option '{name}' requires an argument")
                     value, index = args[index], index + 1
                 _set_value(values, _WITH_VALUE[_LONG_VALUES[name]], value)
+            elif name == "--time-style":
+                if not eq:
+                    if index >= len(args):
+                        raise LsUsageError("ls: option '--time-style' requires an argument")
+                    value, index = args[index], index + 1
+                values["time_style"] = _time_style(value)
+            elif arg == "--full-time":
+                values["time_style"], values["format"] = "full-iso", "long"
+                flags.add("l")
             elif name == "--format" and eq:
                 if value not in _FORMAT_WORDS:
                     raise LsUsageError(f"ls: invalid argument '{value}' for '--format'")
@@ -93,6 +102,20 @@ def parse_flags(args: list[str]) -> tuple[set[str], list[str], dict[str, object]
                 if letter in _FORMAT_LETTERS and not (letter == "1" and values["format"] == "long"):
                     values["format"] = _FORMAT_LETTERS[letter]  # -1 has no effect after -l
     return flags, operands, values
+
+
+_TIME_STYLES = ("full-iso", "long-iso", "iso", "locale")
+
+
+def _time_style(value: str) -> str:
+    """GNU's --time-style: a named style (a `posix-` prefix is the same in the C locale), or
+    `+FORMAT` (strftime; a newline in it separates the recent-file format: the first is kept)."""
+    style = value[len("posix-"):] if value.startswith("posix-") else value
+    if style.startswith("+"):
+        return style.split("\n", 1)[0]
+    if style not in _TIME_STYLES:
+        raise LsUsageError(f"ls: invalid argument '{value}' for 'time style'")
+    return style
 
 
 def _set_value(values: dict[str, object], key: str, text: str) -> None:
@@ -141,7 +164,7 @@ def long_lines(entries: list["LsEntry"], options: "LsOptions", links: dict[str, 
         lines.append(f"total {_human(blocks * 1024) if options.human else blocks}")
     for entry, size, count in zip(entries, sizes, counts):
         mode = mode_string(mode_of(entry.info), entry.info.is_dir)
-        stamp = _timestamp(entry.info.modified_epoch_ms, now_ms, zone)
+        stamp = _timestamp(entry.info.modified_epoch_ms, now_ms, zone, options.time_style)
         lines.append(f"{mode} {count:>{link_width}} user user {size:>{size_width}} {stamp} {decorated(entry, options)}")
     return lines
 
@@ -271,14 +294,23 @@ def _human(size: int) -> str:
     return str(size)
 
 
-def _timestamp(epoch_ms: int, now_ms: float, zone: dt.tzinfo | None) -> str:
+def _timestamp(epoch_ms: int, now_ms: float, zone: dt.tzinfo | None, style: str = "locale") -> str:
     try:
         moment = dt.datetime.fromtimestamp(epoch_ms / 1000, tz=zone or dt.timezone.utc)
         if zone is None:
             moment = moment.astimezone()
     except (OverflowError, OSError, ValueError):
         return "Jan  1  1970"
+    recent = abs(now_ms - epoch_ms) < _SIX_MONTHS_MS
+    if style == "full-iso":
+        return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{epoch_ms % 1000:03d}000000 " + moment.strftime("%z")
+    if style == "long-iso":
+        return moment.strftime("%Y-%m-%d %H:%M")
+    if style == "iso":
+        return moment.strftime("%m-%d %H:%M" if recent else "%Y-%m-%d ")
+    if style.startswith("+"):
+        return moment.strftime(style[1:])
     month = moment.strftime("%b")
-    if abs(now_ms - epoch_ms) < _SIX_MONTHS_MS:
+    if recent:
         return f"{month} {moment.day:>2} {moment.hour:02d}:{moment.minute:02d}"
     return f"{month} {moment.day:>2}  {moment.year}"

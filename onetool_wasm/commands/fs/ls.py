@@ -42,6 +42,7 @@ class LsOptions:
     format: str = "single"  # "single" | "long" | "columns" | "across" | "commas"
     width: int = 80
     tabsize: int = 8
+    time_style: str = "locale"  # --time-style: full-iso, long-iso, iso, locale, +FORMAT
 
 
 def parse_gnu_ls_args(args: list[str], environment: dict[str, str] | None = None) -> tuple[LsOptions, list[str]]:
@@ -58,8 +59,8 @@ def parse_gnu_ls_args(args: list[str], environment: dict[str, str] | None = None
     return LsOptions(all="a" in flags, long=fmt == "long", recursive="R" in flags, gnu=True,
                      almost_all="A" in flags, human="h" in flags, sort=sort, reverse="r" in flags,
                      directory="d" in flags, classify="F" in flags, slash="p" in flags, format=fmt,
-                     width=int(width), tabsize=int(values.get("tabsize", 8)) if width else 0  # type: ignore[arg-type]
-                     ), operands  # -w 0 (no limit) pads with spaces only, as GNU does
+                     width=int(width), tabsize=int(values.get("tabsize", 8)) if width else 0,  # type: ignore[arg-type]
+                     time_style=str(values.get("time_style", "locale"))), operands  # -w 0 (no limit) pads with spaces only, as GNU does
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...result import CommandResult, err
+from ...vfs.paths import path_limit_exceeded
 from ..fs_common import FS_ERRORS, fs_failure
 from ..getopt import NONE, REQUIRED
 from ..spec import CommandContext, CommandSpec
@@ -54,6 +55,9 @@ async def _one(ctx: CommandContext, path: str, parents: bool, mode: int | None, 
         return
     if kind is not None:
         errors.append(f"mkdir: cannot create directory '{path}': File exists")
+        return
+    if path_limit_exceeded(ctx.vfs.normalize(path)):  # refused before any work (a 20,000-level -p)
+        errors.append(f"mkdir: cannot create directory '{path}': File name too long")
         return
     pending = [path]
     if parents:  # each missing ancestor, as written (`a/b/c` makes `a`, `a/b`, then `a/b/c`)

@@ -153,6 +153,10 @@ async def cmd_timeout(ctx: CommandContext, args: list[str], stdin: bytes) -> Com
             # A stopped command says nothing of its own end (a killed program cannot): drop
             # the "interrupted" line our commands print when the budget stops them.
             said = [line for line in result.stderr.split("\n") if line and not line.endswith(": interrupted")]
+            if request.signal[1] == 9 and not request.preserve:
+                # timeout dies of the KILL it sent, and the shell reports the kill (bash:
+                # "line 1: PID Killed  timeout ..."; there is no PID here).
+                message = "\n".join(filter(None, [message, "Killed"]))
             return CommandResult(result.stdout, "\n".join([*said, message] if message else said),
                                  _timed_out(request), TEXT)
     if result.exit_code == NOT_FOUND and "command not found" in result.stderr:

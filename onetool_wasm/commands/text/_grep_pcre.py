@@ -8,7 +8,7 @@ callouts, verbs) is refused with a RegexError naming the construct (grep exits 2
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 from ...regex import RegexError
 
@@ -29,6 +29,7 @@ def translate(pattern: str) -> tuple[str, bool]:
     """(`re` source, whether it holds the `\\K` group)."""
     out: list[str] = []
     i, n, depth, in_class, keep = 0, len(pattern), 0, False, False
+    class_start = False  # at the first member of a bracket expression (a `]` there is a member)
     for regex, what in _REFUSED:
         if regex.search(pattern):
             raise RegexError(f"-P: {what} is not supported (Python's re); rewrite the pattern or use -E")
@@ -181,10 +182,12 @@ class PcreRegex:
     def buffer_pattern(self) -> None:
         return None  # lines are searched one at a time
 
-    def test(self, data: bytes) -> bool:
+    # `cancelled` is accepted as the POSIX engine's is; `re` cannot be stopped midway (-P is
+    # Python's backtracking engine, as PCRE is a backtracking one).
+    def test(self, data: bytes, cancelled: Any = None) -> bool:
         return self._re.search(data) is not None
 
-    def search(self, data: bytes, pos: int = 0, groups: bool = True):
+    def search(self, data: bytes, pos: int = 0, groups: bool = True, cancelled: Any = None):
         match = self._re.search(data, pos)
         if match is None:
             return None
@@ -192,7 +195,7 @@ class PcreRegex:
             return _Match(data, match.start("_grep_keep"), match.end())
         return match
 
-    def finditer(self, data: bytes, groups: bool = True) -> Iterator:
+    def finditer(self, data: bytes, groups: bool = True, cancelled: Any = None) -> Iterator:
         pos, n = 0, len(data)
         while pos <= n:
             match = self.search(data, pos)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from ...result import TEXT, CommandResult, ok_bytes
 from ..helpers import fail
-from ..lines import (join_records, split_records, open_each, read_inputs, record_blocks, run_as_handler, split_lines,
-                     with_stream)
+from ..lines import (join_records, split_records, open_each, read_inputs, record_blocks, run_as_handler, source_blocks,
+                     split_lines, with_stream)
 from ..options import OptionSpec, getopt
 from ..spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
@@ -160,9 +160,14 @@ def cut_positions(line: bytes, options: CutOptions) -> bytes:
 
 
 def cut_block(data: bytes | list[bytes], options: CutOptions) -> list[bytes]:
-    """The output lines for these input lines (bytes, or records already split)."""
+    """The output lines for these input lines (bytes ending in "\n", or records already split)."""
+    one_field = options.unit == "f" and len(options.ranges) == 1 and options.ranges[0][0] == options.ranges[0][1]
+    if one_field and isinstance(data, bytes):
+        found = _one_field_block(data, options)
+        if found is not None:
+            return found
     lines = split_lines(data) if isinstance(data, bytes) else data
-    if options.unit == "f" and len(options.ranges) == 1 and options.ranges[0][0] == options.ranges[0][1]:
+    if one_field:
         return _one_field(lines, options)
     out: list[bytes] = []
     for line in lines:
@@ -170,6 +175,31 @@ def cut_block(data: bytes | list[bytes], options: CutOptions) -> list[bytes]:
         if piece is not None:
             out.append(piece)
     return out
+
+
+_BLOCK_PATTERNS: dict[tuple[bytes, int], re.Pattern[bytes]] = {}
+
+
+def _one_field_block(data: bytes, options: CutOptions) -> list[bytes] | None:
+    """`-f N` over a whole block of "\n"-ended lines by one regex scan: each line that has
+    at least N-1 delimiters gives one match, field N. When every line matched (so none lacks
+    the delimiter, or N is 1: a line without one is then its own field 1), that is the
+    output; otherwise None (the per-line path handles lines without delimiters)."""
+    delimiter, number = options.delimiter or b"\t", options.ranges[0][0]
+    if len(delimiter) != 1 or delimiter == b"\n" or number > 256 or (number == 1 and options.only_delimited):
+        return None
+    if not data:
+        return []
+    pattern = _BLOCK_PATTERNS.get((delimiter, number))
+    if pattern is None:
+        d = re.escape(delimiter)
+        other = b"[^" + d + b"\n]*"
+        pattern = re.compile(b"^" + (b"(?:" + other + d + b"){%d}" % (number - 1) if number > 1 else b"") +
+                             b"(" + other + b")", re.MULTILINE)
+        _BLOCK_PATTERNS[(delimiter, number)] = pattern
+    end = len(data) - 1 if data[-1] == 10 else len(data)  # the last line's "\n" is no line start
+    found = pattern.findall(data, 0, end)
+    return found if len(found) == data.count(b"\n", 0, end) + 1 else None
 
 
 def _one_field(lines: list[bytes], options: CutOptions) -> list[bytes]:
@@ -193,7 +223,8 @@ async def cmd_cut(ctx: CommandContext, args: list[str], stdin: bytes) -> Command
     options = parse_options(args)
     inputs = await read_inputs(ctx, "cut", options.paths, stdin)
     return ok_bytes(join_records([piece for _, data in inputs
-                                  for piece in cut_block(split_records(data, options.eol), options)], options.eol), TEXT)
+                                  for piece in cut_block(data if options.eol == b"\n" else split_records(data, options.eol),
+                                                         options)], options.eol), TEXT)
 
 
 async def stream_cut(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
@@ -203,7 +234,9 @@ async def stream_cut(ctx: CommandContext, args: list[str], io: CommandIO) -> int
     for source in sources:
         if source.error is not None:
             continue
-        async for block in record_blocks(source, io, "cut", options.eol, ctx.grammar != "bash"):
+        blocks = (source_blocks(source, io, "cut", ctx.grammar != "bash") if options.eol == b"\n"
+                  else record_blocks(source, io, "cut", options.eol, ctx.grammar != "bash"))
+        async for block in blocks:  # type: ignore[attr-defined]
             out = cut_block(block, options)
             if out:
                 await io.stdout.write(join_records(out, options.eol))

@@ -8,6 +8,7 @@ file). Usage errors keep upstream's recorded wording and exit 1.
 from __future__ import annotations
 
 import fnmatch
+from typing import Any
 
 from ...result import TEXT, CommandResult, err, ok
 from ...textutil import looks_binary
@@ -16,7 +17,7 @@ from ...vfs.paths import base_name
 from ._grep_options import GREP_USAGE, GrepOptions, parse_grep_args
 from ._grep_pcre import compile_pcre
 from ._grep_scan import SWAP_NUL, LineSearch, Printer, Scan, scan
-from ..helpers import (binary_input_message, check_materialized, fail, format_vfs_error, line_end,
+from ..helpers import (binary_input_message, check_materialized, fail, format_vfs_error,
                       no_input_error, read_file_bytes)
 from ..lines import line_blocks, with_stream
 from ...regex import Regex, RegexError, compile_grep, split_patterns
@@ -89,7 +90,10 @@ async def cmd_grep(ctx: CommandContext, args: list[str], stdin: bytes, mode: str
         return err(_regex_message(ctx, error), 2)
     if options.max_count == 0:
         return CommandResult(exit_code=1)
-    return await _search_all(run, regex)
+    try:
+        return await _search_all(run, regex)
+    except RegexError as error:  # too complex for this input (a back-reference bomb), or stopped
+        return err(_regex_message(ctx, error), 2)
 
 
 def _compile(options: GrepOptions, patterns: tuple[str, ...]):
@@ -355,6 +359,14 @@ async def stream_grep(ctx: CommandContext, args: list[str], io: CommandIO, mode:
         return 2
     if options.max_count == 0:
         return 1
+    try:
+        return await _stream_search(run, io, options, regex)
+    except RegexError as error:  # too complex for this input (a back-reference bomb), or stopped
+        await io.error(_regex_message(ctx, error).rstrip("\n"))
+        return 2
+
+
+async def _stream_search(run: _Run, io: CommandIO, options: GrepOptions, regex: Any) -> int:
     operands = _stream_operands(run, io)
     printer = Printer(options, regex, cancelled=run.ctx.cancelled if isinstance(regex, Regex) else None)
     async for item in _stream_inputs(run, operands):

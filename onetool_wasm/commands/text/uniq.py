@@ -7,6 +7,7 @@ writes). Runs of equal lines are closed as input arrives, so uniq streams.
 from __future__ import annotations
 
 import re
+from itertools import groupby
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -118,6 +119,15 @@ class UniqGroups:
         keep_all = self.options.all_repeated or self.options.group is not None
         options = self.options
         whole = not (options.skip_fields or options.skip_chars or options.fold or options.check_chars is not None)
+        if whole and not keep_all:
+            # Whole lines as keys, only a run's first line kept: groupby finds the runs in C.
+            for line, run in groupby(lines):
+                if self.size and line == self.key:
+                    self.size += len(list(run))
+                    continue
+                self._close(out)
+                self.key, self.lines, self.size = line, [line], len(list(run))
+            return out
         for line in lines:
             key = line if whole else options.key(line)  # whole lines: no call per line
             if self.size and key == self.key:
