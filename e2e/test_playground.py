@@ -158,6 +158,20 @@ def test_consent_decline_runs_nothing(demo):
     assert code == 0 and body.startswith("1. Review refund incident timeline")
 
 
+def test_overwriting_a_file_asks_first_and_a_new_file_does_not(demo):
+    page = demo
+    body, code = body_and_exit(run_line(page, "write /notes/new.txt fresh"))
+    assert code == 0 and body == "wrote 5B to /notes/new.txt"
+    page.fill("#term-input", "echo replaced > /notes/todo.txt")
+    page.press("#term-input", "Enter")
+    expect(page.locator("#consent")).to_be_visible()
+    expect(page.locator("#consent-title")).to_have_text("Allow fs:write (write)?")
+    expect(page.locator("#consent-reason")).to_have_text("overwrites /notes/todo.txt")
+    page.click("#consent-decline")
+    body, code = body_and_exit(run_line(page, "head -n 1 /notes/todo.txt"))
+    assert code == 0 and body == "1. Review refund incident timeline"
+
+
 def test_consent_edit_changes_what_runs(demo):
     page = demo
     page.fill("#term-input", "rm /notes/todo.txt")

@@ -371,7 +371,7 @@ def build_server(runtime: AgentCLI, worker: RunWorker | None = None, tool_name: 
         if operations is not None and params.name != tool_name and operations.has_tool(params.name):
             result = await call_layout_tool(runner, operations, params.name, params.arguments or {},
                                             elicitation_asker(ctx.session, ctx.request_id),
-                                            asks_client=runtime.ctx.confirm is runner.confirm)
+                                            asks_client=runtime.ctx.confirm == runner.confirm)
             return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
                                         structured_content=result.structured, is_error=result.is_error)
         if params.name != tool_name:

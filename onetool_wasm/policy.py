@@ -129,6 +129,8 @@ class Policy:
     on_no_confirm: str = "deny"  # what "confirm" becomes when nobody can be asked
     # How long a human may take to answer before the ask counts as declined (None: no limit).
     confirm_timeout_seconds: float | None = DEFAULT_CONFIRM_TIMEOUT_SECONDS
+    # Ask before a built-in replaces or truncates a file that exists, even where it is allowed.
+    confirm_overwrites: bool = False
     source: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -136,11 +138,12 @@ class Policy:
         """Build from {"mode", "allow", "confirm", "deny", "sensitive", "onNoConfirm",
         "confirmTimeoutSeconds"} (or snake_case)."""
         data = dict(options or {})
-        for camel, snake in (("onNoConfirm", "on_no_confirm"), ("confirmTimeoutSeconds", "confirm_timeout_seconds")):
+        for camel, snake in (("onNoConfirm", "on_no_confirm"), ("confirmTimeoutSeconds", "confirm_timeout_seconds"),
+                             ("confirmOverwrites", "confirm_overwrites")):
             if camel in data:
                 data[snake] = data.pop(camel)
         unknown = set(data) - {"mode", "allow", "confirm", "deny", "sensitive", "on_no_confirm",
-                               "confirm_timeout_seconds"}
+                               "confirm_timeout_seconds", "confirm_overwrites"}
         if unknown:
             raise ValueError(f"unknown policy option: {', '.join(sorted(unknown))}")
         mode = data.get("mode", "guided")
@@ -154,8 +157,11 @@ class Policy:
                                     or not timeout > 0):
             raise ValueError(f"policy confirmTimeoutSeconds must be a positive number or null, got {timeout!r}")
         lists = {key: _patterns(data.get(key), key) for key in ("allow", "confirm", "deny", "sensitive")}
+        overwrites = data.get("confirm_overwrites", False)
+        if not isinstance(overwrites, bool):
+            raise ValueError(f"policy confirmOverwrites must be true or false, got {overwrites!r}")
         return cls(mode=mode, on_no_confirm=on_no_confirm, confirm_timeout_seconds=timeout,
-                   source=dict(options or {}), **lists)
+                   confirm_overwrites=overwrites, source=dict(options or {}), **lists)
 
     @classmethod
     def coerce(cls, value: "Policy | Mapping[str, Any] | None") -> "Policy | None":

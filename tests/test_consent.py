@@ -279,3 +279,64 @@ def test_the_confirm_timeout_is_validated():
     for bad in (0, -1, "5", True):
         with pytest.raises(ValueError, match="confirmTimeoutSeconds"):
             Policy.from_dict({"confirmTimeoutSeconds": bad})
+
+
+OVERWRITE_POLICY = {"allow": ["fs:*", "text:*"], "confirmOverwrites": True}
+
+
+@pytest.mark.parametrize("line, asked", [
+    ("write /new.txt x", []),
+    ("write /f.txt y", ["overwrites /f.txt"]),
+    ("cp /a.txt /f.txt", ["overwrites /f.txt"]),
+    ("cp /a.txt /d", ["overwrites /d/a.txt"]),
+    ("cp /a.txt /d/new.txt", []),
+    ("mv /a.txt /f.txt", ["overwrites /f.txt"]),
+    ("echo x > /f.txt", ["overwrites /f.txt"]),
+    ("echo x >> /f.txt", []),
+    ("echo x > /new.txt", []),
+    ("sed -i d /f.txt", ["overwrites /f.txt"]),
+    ("sed -n p /f.txt", []),
+    ("echo x | tee /f.txt /new.txt", ["overwrites /f.txt"]),
+    ("echo x | tee -a /f.txt", []),
+    ("sort -o /f.txt /a.txt", ["overwrites /f.txt"]),
+    ("mkdir -p /d/e && touch /f.txt", []),
+])
+def test_confirm_overwrites_asks_before_a_file_is_replaced(line, asked):
+    reasons = []
+
+    def confirm(request):
+        reasons.append(request.reason)
+        return "approved"
+
+    async def go():
+        from onetool_wasm import MemoryVFS
+        vfs = MemoryVFS()
+        for path, data in {"/a.txt": b"a\n", "/f.txt": b"keep\n", "/d/a.txt": b"old\n"}.items():
+            await vfs.write_bytes(path, data)
+        runtime = await create_agent_cli(vfs=vfs, policy=OVERWRITE_POLICY, confirm=confirm)
+        return await runtime.run_detailed(line)
+
+    execution = arun(go())
+    assert execution.exit_code == 0, execution.stderr
+    assert reasons == asked
+
+
+def test_a_declined_overwrite_leaves_the_file_as_it_was():
+    async def go():
+        from onetool_wasm import MemoryVFS
+        vfs = MemoryVFS()
+        await vfs.write_bytes("/f.txt", b"keep\n")
+        runtime = await create_agent_cli(vfs=vfs, policy=OVERWRITE_POLICY, confirm=lambda request: "declined")
+        text = await runtime.run("echo gone > /f.txt")
+        return text, await vfs.read_bytes("/f.txt")
+
+    text, data = arun(go())
+    assert data == b"keep\n"
+    assert text.startswith("[error] bash: line 1: /f.txt: write: fs:write was declined by the user; nothing was run")
+
+
+def test_confirm_overwrites_is_validated():
+    assert Policy.from_dict({"confirmOverwrites": True}).confirm_overwrites is True
+    assert Policy.from_dict({}).confirm_overwrites is False
+    with pytest.raises(ValueError, match="confirmOverwrites must be true or false"):
+        Policy.from_dict({"confirmOverwrites": "yes"})

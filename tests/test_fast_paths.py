@@ -40,3 +40,54 @@ def test_awk_plain_main_rules_match_async(program: str, text: str) -> None:
     fast = call("awk", [program], stdin=data)
     general = call("awk", [program + " 0 { getline }"], stdin=data)
     assert (fast.stdout, fast.stderr, fast.exit_code) == (general.stdout, general.stderr, general.exit_code)
+
+
+# -- cut, sort, uniq ---------------------------------------------------------------------
+_LINE_BYTES = st.binary(max_size=40).map(lambda b: bytes(b"ab :\t\n"[x % 6] for x in b))
+
+
+@fuzz_settings(300)
+@given(_LINE_BYTES, st.sampled_from([b" ", b":", b"\t", b"."]), st.integers(1, 4), st.booleans())
+def test_cut_one_field_block_matches_per_line(data: bytes, delimiter: bytes, number: int, only: bool) -> None:
+    from onetool_wasm.commands.lines import split_lines
+    from onetool_wasm.commands.text.cut import CutOptions, _one_field, _one_field_block
+    options = CutOptions(unit="f", ranges=[(number, number)], delimiter=delimiter, only_delimited=only)
+    found = _one_field_block(data, options)
+    if found is not None:
+        assert found == _one_field(split_lines(data), options)
+
+
+@fuzz_settings(100)
+@given(st.lists(st.sampled_from([b"b", b"a", b"", b"a b", b"\xff"]), min_size=1001, max_size=1500), st.booleans())
+def test_sort_counted_output_matches_sorted(lines: list[bytes], reverse: bool) -> None:
+    from onetool_wasm.commands.lines import join_records
+    from onetool_wasm.commands.text.sort import parse_options, sorted_lines, sorted_output
+    options = parse_options(["-r"] if reverse else [])
+    assert sorted_output(options, lines) == join_records(sorted_lines(options, lines))
+
+
+@fuzz_settings(300)
+@given(st.lists(st.sampled_from([b"a", b"b", b"", b"aa", b"a\n"]), max_size=60), st.booleans(),
+       st.lists(st.sampled_from(["-c", "-d", "-u"]), max_size=2))
+def test_uniq_feed_block_matches_feed(parts: list[bytes], last_newline: bool, flags: list[str]) -> None:
+    from onetool_wasm.commands.lines import split_lines
+    from onetool_wasm.commands.text.uniq import UniqGroups, _uniq_options
+    data = b"\n".join(parts) + (b"\n" if last_newline and parts else b"")
+    options, _ = _uniq_options(flags)
+    general, fast = UniqGroups(options), UniqGroups(options)
+    lines = split_lines(data)
+    middle = len(data) // 2
+    cut = data.rfind(b"\n", 0, middle) + 1  # two blocks of whole lines, as the stream gives them
+    assert fast.whole_runs
+    out = fast.feed_block(data[:cut]) + fast.feed_block(data[cut:]) + fast.finish()
+    general_out = general.feed(lines[:data[:cut].count(b"\n")]) + general.feed(lines[data[:cut].count(b"\n"):])
+    assert out == general_out + general.finish()
+
+
+@fuzz_settings(50)
+@given(_LINE_BYTES, st.integers(1, 3))
+def test_cut_sort_uniq_pipeline_matches_general(data: bytes, number: int) -> None:
+    """The whole benchmark line against the per-line paths (-z input takes them)."""
+    fast = call("cut", ["-d", " ", "-f", str(number)], stdin=data)
+    general = call("cut", ["-z", "-d", " ", "-f", str(number)], stdin=data.replace(b"\n", b"\0"))
+    assert fast.stdout == general.stdout.replace(b"\0", b"\n")

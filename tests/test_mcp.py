@@ -297,3 +297,116 @@ def test_a_modern_connection_has_no_back_channel_so_consent_is_unavailable():
 
     text, exists = _in_process({"confirm": ["fs:rm"]}, approve, mode="auto")
     assert text.startswith("[error] rm: fs:rm needs confirmation") and exists is True
+
+
+# -- the operations as typed tools next to `run` (layouts) ---------------------------------------------
+
+def _shop(log):
+    from onetool_wasm.catalog import FunctionProvider
+
+    item = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+            "required": ["id", "name"]}
+    return FunctionProvider("shop", [
+        {"name": "getItem", "summary": "One item", "handler": lambda i: {"id": i["id"], "name": "pen"},
+         "input_schema": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+         "output_schema": item},
+        {"name": "deleteItem", "summary": "Delete an item", "handler": lambda i: log.append(i) or {"deleted": i["id"]},
+         "input_schema": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}},
+        {"name": "getToken", "summary": "A token", "kind": "read", "handler": lambda i: {"note": "key s3cr3t-9"}},
+    ], secrets=["s3cr3t-9"])
+
+
+def _layout_session(layout, calls, providers=None, policy=None, elicitation_callback=None, mode="legacy"):
+    """List the tools of `build_server(runtime, layout=...)` in-process and make `calls`."""
+    from mcp import Client
+
+    from onetool_wasm import create_agent_cli
+    from onetool_wasm.mcp import build_server
+
+    async def go():
+        runtime = await create_agent_cli(providers=providers, policy=policy)
+        server = build_server(runtime, layout=layout)
+        options = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+        async with Client(server, mode=mode, **options) as client:
+            tools = (await client.list_tools()).tools
+            results = [await client.call_tool(name, arguments) for name, arguments in calls]
+        return tools, results
+
+    return arun(go())
+
+
+def test_a_flat_layout_lists_run_and_one_tool_per_operation():
+    log = []
+    tools, (item, token, command) = _layout_session("auto", [
+        ("shop__getItem", {"id": 3}), ("shop__getToken", {}), ("run", {"command": "shop getItem id=3"})],
+        providers=[_shop(log)])
+    assert [tool.name for tool in tools] == ["run", "shop__getItem", "shop__deleteItem", "shop__getToken"]
+    by_name = {tool.name: tool for tool in tools}
+    assert by_name["shop__getItem"].output_schema["required"] == ["id", "name"]
+    assert by_name["shop__getItem"].annotations.read_only_hint is True
+    assert by_name["shop__deleteItem"].annotations.read_only_hint is False
+    assert by_name["shop__deleteItem"].output_schema is None
+    assert (item.is_error, item.structured_content) == (False, {"id": 3, "name": "pen"})
+    assert item.content[0].text == '{\n  "id": 3,\n  "name": "pen"\n}\n'
+    assert command.content[0].text.startswith(item.content[0].text)  # the same call through `run`
+    assert token.structured_content == {"note": "key **REDACTED**"} and "s3cr3t-9" not in token.content[0].text
+
+
+def test_a_generic_layout_beyond_30_operations_routes_call_operation():
+    from onetool_wasm.catalog import FunctionProvider
+
+    many = FunctionProvider("misc", [{"name": f"getThing{n}", "kind": "read", "handler": lambda i, n=n: {"n": n}}
+                                     for n in range(31)])
+    tools, (listed, called) = _layout_session("auto", [
+        ("list_operations", {"query": "getThing30"}), ("call_operation", {"operation": "misc:getThing30"})],
+        providers=[many])
+    assert [tool.name for tool in tools] == ["run", "list_operations", "describe_operation", "call_operation"]
+    assert listed.structured_content["operations"] == [
+        {"operation": "misc:getThing30", "summary": "getThing30", "kind": "read", "verdict": "allow"}]
+    assert called.structured_content == {"n": 30}
+
+
+def test_layout_tools_ask_consent_through_elicitation_and_honour_the_policy():
+    from mcp import types
+    log, asked = [], []
+
+    async def approve(context, params):
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"approve": True, "id": 9})
+
+    _, (approved,) = _layout_session("flat", [("shop__deleteItem", {"id": 1})], providers=[_shop(log)],
+                                     elicitation_callback=approve)
+    assert approved.structured_content == {"deleted": 9} and log == [{"id": 9}]
+    assert asked[0].startswith("Allow shop:deleteItem (write)?")
+    _, (unanswered,) = _layout_session("flat", [("shop__deleteItem", {"id": 1})], providers=[_shop(log)])
+    assert unanswered.is_error and unanswered.content[0].text.startswith("shop:deleteItem needs confirmation")
+    _, (denied, generic) = _layout_session("generic", [
+        ("call_operation", {"operation": "shop:deleteItem", "input": {"id": 1}}),
+        ("call_operation", {"operation": "shop:getItem", "input": {"id": "x"}})],
+        providers=[_shop(log)], policy={"deny": ["shop:delete*"]})
+    assert denied.content[0].text == 'shop:deleteItem denied by policy (matches deny pattern "shop:delete*"); nothing was run'
+    assert generic.is_error and generic.content[0].text.startswith("invalid input for shop:getItem (1 problem)")
+    assert log == [{"id": 9}]
+
+
+def test_an_unknown_tool_names_the_layout_tools_and_a_layout_needs_providers():
+    from mcp.shared.exceptions import MCPError
+
+    from onetool_wasm import create_agent_cli
+    from onetool_wasm.mcp import build_server
+
+    from mcp import Client
+
+    async def unknown():
+        server = build_server(await create_agent_cli(providers=[_shop([])]), layout="flat")
+        async with Client(server) as client:
+            with pytest.raises(MCPError, match="unknown tool: nope; this server's tools are run, shop__getItem, "):
+                await client.call_tool("nope", {})
+
+    arun(unknown())
+
+    async def without_providers():
+        build_server(await create_agent_cli(), layout="auto")
+
+    with pytest.raises(ValueError, match="the runtime has no providers"):
+        arun(without_providers())

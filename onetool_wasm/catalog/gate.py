@@ -38,11 +38,16 @@ class GateOutcome:
 async def pass_gate(policy: Policy, confirm: Callable[..., Any] | None, *, namespace: str, name: str,
                     kind: str | None, input: Any, summary: str = "",
                     input_schema: Mapping[str, Any] | None = None,
-                    command_line: str | None = None, secrets: Sequence[str] = ()) -> GateOutcome:
+                    command_line: str | None = None, secrets: Sequence[str] = (),
+                    overwrites: Sequence[str] = ()) -> GateOutcome:
+    """`overwrites`: existing files the call would replace; with the policy's
+    `confirm_overwrites`, a call the policy allows asks first."""
     ref = f"{namespace}:{name}"
     decision = policy.decide(namespace, name, kind)
     if decision.verdict == "deny":
         return GateOutcome(False, decision, refusal=f"{ref} denied by policy ({decision.reason}); nothing was run")
+    if decision.verdict == "allow" and policy.confirm_overwrites and overwrites:
+        decision = Decision("confirm", f"overwrites {', '.join(overwrites)}", decision.kind, decision.rule)
     if decision.verdict == "allow":
         return GateOutcome(True, decision, input)
     request = make_request(ref, decision.kind, decision.reason, summary, input, input_schema, command_line,
@@ -67,10 +72,11 @@ async def gate_command(ctx: "CommandContext", spec: "CommandSpec", args: list[st
     policy = Policy.coerce(getattr(ctx, "policy", None))
     if policy is None:
         return args
+    overwrites = await _existing_targets(ctx, spec, args) if policy.confirm_overwrites else []
     outcome = await pass_gate(policy, getattr(ctx, "confirm", None), namespace=spec.group, name=spec.name,
                               kind=spec.kind_for(args), input={"args": list(args)}, summary=spec.summary,
                               input_schema=COMMAND_INPUT_SCHEMA, command_line=_command_line(spec.name, args),
-                              secrets=context_secrets(ctx))
+                              secrets=context_secrets(ctx), overwrites=overwrites)
     if not outcome.allowed:
         return err(f"{spec.name}: {outcome.refusal}")
     if not outcome.edited:
@@ -79,6 +85,21 @@ async def gate_command(ctx: "CommandContext", spec: "CommandSpec", args: list[st
     if problems:
         return err(f"{spec.name}: " + format_problems("edited input is invalid", problems, COMMAND_INPUT_SCHEMA))
     return list(outcome.input["args"])
+
+
+async def _existing_targets(ctx: "CommandContext", spec: "CommandSpec", args: list[str]) -> list[str]:
+    """The files this call would replace that exist now (as the VFS normalises them)."""
+    if spec.targets is None or spec.kind_for(args) == "read":
+        return []
+    found: list[str] = []
+    for path in spec.targets(args):
+        try:
+            info = await ctx.vfs.stat(path)
+        except Exception:  # a path the VFS refuses is not a file to lose
+            continue
+        if info.exists and not info.is_dir and info.path not in found:
+            found.append(info.path)
+    return found
 
 
 def _command_line(name: str, args: Sequence[str]) -> str:

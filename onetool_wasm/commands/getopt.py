@@ -160,3 +160,42 @@ def result_of(out: bytes, errors: list[str], status: int | None = None) -> Comma
     """Output and error lines as one result (exit 1 when anything failed, or `status`)."""
     code = status if status is not None else (1 if errors else 0)
     return CommandResult(out, "\n".join(errors), code, TEXT)
+
+
+# ---------------------------------------------------------------- files a call may replace
+
+def plain_operands(args: Sequence[str], with_value: str = "", long_with_value: Sequence[str] = ()) -> list[str]:
+    """The operands of a GNU command line, roughly: words that are not options nor an
+    option's value (`with_value`: letters taking one, `long_with_value`: such long names).
+    For `CommandSpec.targets`, where a word too many only means one more path checked."""
+    operands: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            operands.extend(args[index:])
+            break
+        if arg.startswith("--") and len(arg) > 2:
+            if arg[2:] in long_with_value:
+                index += 1
+        elif arg.startswith("-") and len(arg) > 1:
+            letters = arg[1:]
+            for position, letter in enumerate(letters):
+                if letter in with_value:
+                    index += 0 if position + 1 < len(letters) else 1
+                    break
+        else:
+            operands.append(arg)
+    return operands
+
+
+def copy_targets(args: Sequence[str]) -> list[str]:
+    """cp/mv: the destination, and each source's name inside it (when it is a directory)."""
+    operands = plain_operands(args, "tS", ("target-directory", "suffix"))
+    directory = next((args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-t", "--target-directory")), None)
+    directory = directory or next((arg.split("=", 1)[1] for arg in args if arg.startswith("--target-directory=")), None)
+    if directory is None and len(operands) < 2:
+        return []
+    sources, into = (operands, directory) if directory is not None else (operands[:-1], operands[-1])
+    return [into] + [f"{into.rstrip('/')}/{source.rstrip('/').rsplit('/', 1)[-1]}" for source in sources]

@@ -127,6 +127,9 @@ class CommandSpec:
     usage_exit_code: int = 1
     # Optional: the same command reading and writing as data flows (see StreamHandler).
     stream: StreamHandler | None = None
+    # Optional: the paths a call may replace or truncate (candidates: the gate keeps those
+    # that exist as files). A policy with `confirmOverwrites` asks before such a call.
+    targets: Callable[[Sequence[str]], list[str]] | None = None
 
     def kind_for(self, args: Sequence[str]) -> str:
         """The command's kind for these arguments ("read", "write", "sensitive")."""

@@ -8,6 +8,8 @@ are written when the command is done.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from typing import TYPE_CHECKING
 
 from ..commands.spec import CommandIO, CommandSpec
@@ -23,7 +25,9 @@ if TYPE_CHECKING:
 # The subject a redirect into a file is gated as, with the policy (`fs:write`, a write).
 REDIRECT_SPEC = CommandSpec(name="write", summary="write a file through a shell redirect",
                             usage="COMMAND > PATH", details="", handler=lambda ctx, args, stdin: None,
-                            kind="write", group="fs")
+                            kind="write", group="fs", targets=list)
+# `>>` is gated as the same subject, but it only adds to a file: nothing is overwritten.
+APPEND_REDIRECT_SPEC = dataclasses.replace(REDIRECT_SPEC, usage="COMMAND >> PATH", targets=None)
 
 _OUTPUT_OPS = {">", ">>", ">|", "&>", "&>>"}
 
@@ -142,7 +146,7 @@ async def _file_output(shell: "Interpreter", redirect: Redirect, table: dict[int
         raise ShellError(f"{path}: Is a directory")
     if exists and redirect.op == ">" and shell.state.options.noclobber:
         raise ShellError(f"{path}: cannot overwrite existing file")
-    await _gate_write(shell, path)
+    await _gate_write(shell, path, append)
     if not append:
         await _write(vfs, path, b"", append=False)
 
@@ -153,12 +157,13 @@ async def _file_output(shell: "Interpreter", redirect: Redirect, table: dict[int
     return FileWriter(flush, shell.limits.max_output_bytes)
 
 
-async def _gate_write(shell: "Interpreter", path: str) -> None:
+async def _gate_write(shell: "Interpreter", path: str, append: bool = False) -> None:
     if shell.ctx.registry.read_only:
         raise ShellError(f"{path}: refused: this runtime is read-only (preset readOnly)")
     if shell.ctx.policy is None:
         return
-    allowed = await shell.gate(REDIRECT_SPEC, [shell.vfs.normalize(path)], shell.ctx)
+    spec = APPEND_REDIRECT_SPEC if append else REDIRECT_SPEC
+    allowed = await shell.gate(spec, [shell.vfs.normalize(path)], shell.ctx)
     if isinstance(allowed, CommandResult):
         raise ShellError(f"{path}: {allowed.stderr}")
 

@@ -4,6 +4,7 @@ into a directory, -r -a -p -T -t -n -u -v -f -i); the strict grammar keeps upstr
 from __future__ import annotations
 
 from ...result import CommandResult
+from ..getopt import copy_targets
 from ..spec import CommandContext, CommandSpec
 from ._mutate import transfer
 
@@ -15,6 +16,7 @@ async def cmd_cp(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandR
 
 
 CP = CommandSpec(
+    targets=copy_targets,
     name="cp",
     summary="Copy a file or directory inside the rooted virtual file system.",
     usage=CP_USAGE,

@@ -4,6 +4,7 @@ sources into a directory, -T -t -n -u -v -f -i); the strict grammar keeps upstre
 from __future__ import annotations
 
 from ...result import CommandResult
+from ..getopt import copy_targets
 from ..spec import CommandContext, CommandSpec
 from ._mutate import transfer
 
@@ -15,6 +16,7 @@ async def cmd_mv(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandR
 
 
 MV = CommandSpec(
+    targets=copy_targets,
     name="mv",
     summary="Move or rename a file or directory.",
     usage=MV_USAGE,

@@ -34,6 +34,7 @@ async def cmd_write(ctx: CommandContext, args: list[str], stdin: bytes) -> Comma
 
 
 WRITE = CommandSpec(
+    targets=lambda args: list(args[:1]),
     name="write",
     summary="Write a file from inline content or stdin.",
     usage="write <path> [content]",

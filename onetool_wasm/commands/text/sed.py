@@ -19,6 +19,7 @@ from ...vfs.errors import VFSError
 from ...vfs.paths import base_name, parent_of
 from ..helpers import GNU_ERRORS, check_materialized, content_type_for, fail, format_vfs_error, read_file_bytes
 from ..options import ArgReader, read_options, unknown_option
+from ..getopt import plain_operands
 from ..spec import CommandContext, CommandFailed, CommandSpec
 
 SED_USAGE = "sed [OPTION]... [SCRIPT] [INPUTFILE...]"
@@ -480,7 +481,21 @@ SED_DETAILS = (
     "  sed -i.bak \"s/us-east-1/us-west-2/\" /config/app.env"
 )
 
+def sed_targets(args: list[str]) -> list[str]:
+    """The files `sed -i` rewrites: the operands after the script (all of them when the
+    script comes from -e/-f)."""
+    def cluster_has_i(arg: str) -> bool:  # `-i`, `-i.bak`, `-ni`; not the `i` of an -e/-f value
+        return arg.startswith("-") and not arg.startswith("--") and "i" in arg[1:].split("e")[0].split("f")[0]
+    in_place = any(arg.startswith("--in-place") or cluster_has_i(arg) for arg in args)
+    if not in_place:
+        return []
+    operands = plain_operands(args, "efl", ("expression", "file", "line-length"))
+    scripted = any(arg in ("-e", "-f") or arg.startswith(("--expression", "--file")) for arg in args)
+    return operands if scripted else operands[1:]
+
+
 SED = CommandSpec(
+    targets=sed_targets,
     name="sed",
     summary="Stream editor with in-place editing, addresses, and substitutions.",
     usage=SED_USAGE,

@@ -6,6 +6,7 @@ from ...vfs.errors import VFSError
 from ..helpers import content_type_for, format_vfs_error
 from ..lines import run_as_handler, with_stream, write_result
 from ..options import OptionSpec, getopt
+from ..getopt import plain_operands
 from ..spec import CommandContext, CommandFailed, CommandIO, CommandSpec
 
 
@@ -58,7 +59,16 @@ async def stream_tee(ctx: CommandContext, args: list[str], io: CommandIO) -> int
     return status
 
 
+def tee_targets(args: list[str]) -> list[str]:
+    """The files tee truncates (none with -a: it appends)."""
+    if any(arg in ("-a", "--append") or (arg.startswith("-") and not arg.startswith("--") and "a" in arg)
+           for arg in args):
+        return []
+    return plain_operands(args)
+
+
 TEE = with_stream(CommandSpec(
+    targets=tee_targets,
     name="tee",
     summary="Copy stdin to files and pass it through to stdout.",
     usage=TEE_USAGE,

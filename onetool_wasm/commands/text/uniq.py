@@ -14,7 +14,7 @@ from typing import Sequence
 from ...result import TEXT, CommandResult, ok_bytes
 from ...vfs.errors import VFSError
 from ..helpers import fail, format_vfs_error, usage_error
-from ..lines import (ASCII_UPPER, STDIN, open_sources, parse_count, read_inputs, record_blocks, run_as_handler,
+from ..lines import (ASCII_UPPER, STDIN, open_sources, parse_count, read_inputs, record_blocks, run_as_handler, source_blocks,
                      split_lines, split_records, with_stream)
 from ..options import OptionSpec, getopt
 from ..spec import CommandContext, CommandFailed, CommandIO, CommandSpec
@@ -139,6 +139,47 @@ class UniqGroups:
             self.key, self.lines, self.size = key, [line], 1
         return out
 
+    @property
+    def whole_runs(self) -> bool:
+        """Keys are whole lines and a run prints as its first line (feed_block applies)."""
+        options = self.options
+        return not (options.skip_fields or options.skip_chars or options.fold or options.check_chars is not None
+                    or options.all_repeated or options.group is not None)
+
+    def feed_block(self, block: bytes) -> list[bytes]:
+        """feed(split_lines(block)) when whole_runs: a run of equal lines is measured by
+        comparing the block's bytes with the line repeated (doubling, then halving), not
+        line by line."""
+        out: list[bytes] = []
+        pos, n = 0, len(block)
+        find, startswith = block.find, block.startswith
+        while pos < n:
+            end = find(b"\n", pos)
+            if end < 0:  # a last line without its newline
+                line, count, pos = block[pos:], 1, n
+            else:
+                unit = block[pos:end + 1]
+                pos, count = end + 1, 1
+                if startswith(unit, pos):
+                    size, m = len(unit), 1
+                    while startswith(unit * m, pos):
+                        pos += m * size
+                        count += m
+                        m *= 2
+                    m //= 2  # fewer than 2m more copies follow: take m, m/2, ... 1 as they fit
+                    while m:
+                        if startswith(unit * m, pos):
+                            pos += m * size
+                            count += m
+                        m //= 2
+                line = unit[:-1]
+            if self.size and line == self.key:
+                self.size += count
+                continue
+            self._close(out)
+            self.key, self.lines, self.size = line, [line], count
+        return out
+
     def finish(self) -> list[bytes]:
         out: list[bytes] = []
         self._close(out)
@@ -183,6 +224,8 @@ async def cmd_uniq(ctx: CommandContext, args: list[str], stdin: bytes) -> Comman
         raise CommandFailed(usage_error("uniq", UNIQ_USAGE))
     [(_, data)] = await read_inputs(ctx, "uniq", paths, stdin, text=options.eol == b"\n")
     groups = UniqGroups(options)
+    if options.eol == b"\n" and groups.whole_runs:
+        return ok_bytes(_join(groups.feed_block(data) + groups.finish(), options.eol), TEXT)
     lines = split_lines(data) if options.eol == b"\n" else split_records(data, options.eol)
     return ok_bytes(_join(groups.feed(lines) + groups.finish(), options.eol), TEXT)
 
@@ -207,8 +250,12 @@ async def stream_uniq(ctx: CommandContext, args: list[str], io: CommandIO) -> in
         else:
             collected.extend(data)
 
-    async for block in record_blocks(source, io, "uniq", options.eol, ctx.grammar != "bash"):
-        await write(groups.feed(block))
+    if options.eol == b"\n" and groups.whole_runs:
+        async for raw in source_blocks(source, io, "uniq", ctx.grammar != "bash"):
+            await write(groups.feed_block(raw))
+    else:
+        async for block in record_blocks(source, io, "uniq", options.eol, ctx.grammar != "bash"):
+            await write(groups.feed(block))
     await write(groups.finish())
     if output is not None:
         target = None if output == STDIN else output
