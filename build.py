@@ -186,7 +186,12 @@ def stage_build(pytest_args) -> str:
 
 def stage_pyodide(pytest_args) -> str:
     code = run(["node", *NODE_FLAGS, str(NODE_RUNNER), *pytest_args], check=False, env=pyodide_runner_env())
-    return pytest_outcome(code, pytest_args)
+    outcome = pytest_outcome(code, pytest_args)
+    if outcome == "passed" and not pytest_args:
+        # The documented micropip install (docs/BROWSER.md) into a fresh Pyodide, from the site.
+        installed = run(["node", *NODE_FLAGS, str(ROOT / "tests" / "pyodide" / "micropip_install.mjs")], check=False)
+        outcome = "passed" if installed == 0 else "failed"
+    return outcome
 
 
 def stage_e2e(pytest_args) -> str:

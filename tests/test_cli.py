@@ -392,3 +392,24 @@ def test_repl_asks_before_a_write_under_a_policy(terminal, tmp_path):
     assert not (root / "a.txt").exists()
     term.send(b"\x04")
     assert term.close() == 0
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="the dev server runs on CPython (a server thread)")
+def test_serve_lets_another_origin_load_the_runtime(tmp_path):
+    # A JupyterLite on another origin micropip-installs the wheels; a page elsewhere embeds the
+    # sandbox: both need CORS and a cross-origin resource policy, while the site stays isolated.
+    import urllib.request
+
+    from tools.serve import start_server
+
+    (tmp_path / "wheel.whl").write_bytes(b"PK")
+    server = start_server(tmp_path)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}/wheel.whl") as response:
+            headers = response.headers
+    finally:
+        server.shutdown()
+    assert headers["Access-Control-Allow-Origin"] == "*"
+    assert headers["Cross-Origin-Resource-Policy"] == "cross-origin"
+    assert (headers["Cross-Origin-Opener-Policy"], headers["Cross-Origin-Embedder-Policy"]) == (
+        "same-origin", "require-corp")

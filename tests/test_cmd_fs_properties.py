@@ -49,7 +49,11 @@ def test_random_arguments_never_crash(name):
         # An exception here is the bug this test hunts.
         result = call(name, args, ctx=command_context(WORLD, max_materialized_bytes=limit), stdin=stdin)
         check_no_crash(result, args, f"{name}: ")
-        if result.exit_code:
+        # `chmod -f` fails silently, as GNU's does: its status is the only answer.
+        silenced = name == "chmod" and any(arg in ("--silent", "--quiet") or
+                                           (arg.startswith("-") and not arg.startswith("--") and "f" in arg)
+                                           for arg in args)
+        if result.exit_code and not silenced:
             assert result.stderr, (args, result)
             if not any("\n" in arg or "\r" in arg for arg in args):
                 assert "\n" not in result.stderr, (args, result.stderr)

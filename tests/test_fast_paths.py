@@ -86,8 +86,49 @@ def test_uniq_feed_block_matches_feed(parts: list[bytes], last_newline: bool, fl
 
 @fuzz_settings(50)
 @given(_LINE_BYTES, st.integers(1, 3))
-def test_cut_sort_uniq_pipeline_matches_general(data: bytes, number: int) -> None:
-    """The whole benchmark line against the per-line paths (-z input takes them)."""
+def test_cut_command_matches_per_line(data: bytes, number: int) -> None:
+    """The command (block path when it applies) against the per-line path."""
+    from onetool_wasm.commands.lines import join_lines, split_lines
+    from onetool_wasm.commands.text.cut import CutOptions, _one_field
     fast = call("cut", ["-d", " ", "-f", str(number)], stdin=data)
-    general = call("cut", ["-z", "-d", " ", "-f", str(number)], stdin=data.replace(b"\n", b"\0"))
-    assert fast.stdout == general.stdout.replace(b"\0", b"\n")
+    options = CutOptions(unit="f", ranges=[(number, number)], delimiter=b" ")
+    assert fast.stdout == join_lines(_one_field(split_lines(data), options))
+
+
+# -- jq ----------------------------------------------------------------------------------
+_JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.text(alphabet="a\"\\\n\x01\x7f\ud800é😀[]{}", max_size=6),
+                         st.floats(allow_nan=True, allow_infinity=True), st.integers(-10 ** 20, 10 ** 20).map(float),
+                         st.sampled_from([0.0, -0.0, 1e16, -1e16, 9999999999999998.0, 1e15, 123.0, 1e-5]))
+_JSON_VALUES = st.recursive(_JSON_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(alphabet="ab\x7f\"é", max_size=3), inner, max_size=4)),
+    max_leaves=12)
+
+
+@fuzz_settings(400)
+@given(_JSON_VALUES)
+def test_jq_compact_dump_matches_general(value) -> None:
+    from onetool_wasm.jq.values import _dump, dump
+    out: list[str] = []
+    _dump(value, "", False, False, 0, out)
+    assert dump(value) == "".join(out)
+
+
+@fuzz_settings(300)
+@given(st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10 ** 400, 10 ** 400), st.floats(), st.text(max_size=3)),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=2), inner, max_size=3)),
+                    max_leaves=10))
+def test_jq_to_jq_matches_general(value) -> None:
+    from onetool_wasm.jq.values import _to_jq, to_jq
+    assert repr(to_jq(value)) == repr(_to_jq(value))
+
+
+@fuzz_settings(500)
+@given(st.text(alphabet='[]{}"\\ a\n\udc80é', max_size=40))
+def test_json_depth_matches_general(text: str) -> None:
+    import re
+    from onetool_wasm.jsonparse import json_depth
+    depth = deepest = 0
+    for bracket in re.findall(r"[\[\]{}]", re.sub(r'"(?:[^"\\]|\\.)*"', "", text, flags=re.DOTALL)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    assert json_depth(text) == deepest

@@ -28,6 +28,8 @@ ONETOOL_JS = (JS / "onetool.js").read_text()
 IN_PYODIDE = os.environ.get("ONETOOL_RUNTIME") == "pyodide"
 TYPESCRIPT_VERSION = "5.9.3"
 TYPESCRIPT_DIR = ROOT / ".cache" / "typescript"
+# Every file that sends progress events to the page.
+PROGRESS_SENDERS = (JS / "onetool.js", JS / "shared-worker-pool.js", JS / "worker.js", JS / "boot.js")
 
 
 def without_comments(text: str) -> str:
@@ -53,9 +55,9 @@ def members(body: str) -> set[str]:
     names, depth = set(), 0
     for line in body.splitlines():
         if depth == 0:
-            match = re.match(r"\s*(?:readonly\s+)?([A-Za-z_]\w*)\??\s*[:(]", line)
+            match = re.match(r"\s*(?:readonly\s+)?(?:([A-Za-z_]\w*)|\"([\w-]+)\")\??\s*[:(<]", line)
             if match:
-                names.add(match.group(1))
+                names.add(match.group(1) or match.group(2))
         depth += line.count("{") - line.count("}") + line.count("(") - line.count(")")
     return names
 
@@ -89,13 +91,13 @@ def test_options_are_the_same():
     assert dts_members("export interface OneToolOptions") == js_options() == {
         "storage", "files", "adapters", "confirm", "policy", "providers", "outputLimits", "grammar",
         "shellSession", "executionPolicy", "builtinCommands", "resourcePolicy", "onProgress", "workerURL",
-        "interruptGraceMs", "sharedInterrupt"}
+        "interruptGraceMs", "sharedInterrupt", "shared"}
 
 
 def test_methods_are_the_same():
     api = ONETOOL_JS.split("// --- the API", 1)[1].split("// --- the worker", 1)[0]
     js_methods = set(re.findall(r"^  (?:async )?(\w+)\(", api, re.M))
-    assert dts_members("export declare class OneTool") - {"constructor", "info"} == js_methods == {
+    assert dts_members("export declare class OneTool") - {"constructor", "info", "booting", "addEventListener"} == js_methods == {
         "run", "runDetailed", "toolDefinition", "interrupt", "reset", "close", "listFiles", "readFile",
         "writeFile"}
 
@@ -103,17 +105,17 @@ def test_methods_are_the_same():
 def test_info_keys_are_the_same():
     js_info = set(re.findall(r"^\s{6}(\w+):", block(ONETOOL_JS, "this.info ="), re.M))
     assert dts_members("export interface OneToolInfo") == js_info == {
-        "pyodideVersion", "storage", "crossOriginIsolated", "sharedInterrupt", "bootMs", "restarts"}
+        "pyodideVersion", "storage", "crossOriginIsolated", "sharedInterrupt", "bootMs", "restarts", "shared"}
 
 
 def test_progress_phases_are_those_sent():
     sent = set()
-    for path in (JS / "onetool.js", JS / "worker.js", JS / "boot.js"):
+    for path in PROGRESS_SENDERS:
         sent |= set(re.findall(r'phase: "(\w+)"', path.read_text()))
     declared = set(re.findall(r'"(\w+)"', re.search(r"export type ProgressPhase = ([^;]+);", DTS).group(1)))
     assert declared == sent == {"worker", "snapshot", "pyodide", "packages", "runtime", "ready"}
     keys = set()
-    for path in (JS / "onetool.js", JS / "worker.js", JS / "boot.js"):
+    for path in PROGRESS_SENDERS:
         for event in re.findall(r"(?:onProgress|progress)\(\{([^}]*)\}", path.read_text()):
             keys |= set(re.findall(r"(\w+):", event))
     assert dts_members("export interface ProgressEvent") == keys == {
@@ -122,12 +124,24 @@ def test_progress_phases_are_those_sent():
 
 def test_sandbox_attributes_are_those_the_element_uses():
     element = (JS / "sandbox-element.js").read_text()
-    used = set(re.findall(r'this\.(?:get|set)Attribute\("([\w-]+)"', element))
+    used = set(re.findall(r'this\.(?:get|set|has)Attribute\("([\w-]+)"', element))
     assert dts_members("export interface OneToolSandboxAttributes") == used == {
-        "label", "files", "autorun", "preset", "ready"}
+        "label", "files", "autorun", "preset", "own-worker", "started", "ready"}
     assert re.search(r'customElements\.define\("onetool-sandbox"', element)
     assert '"onetool-sandbox": OneToolSandboxElement;' in DTS
-    assert 'new CustomEvent("onetool-ready"' in element and '"onetool-ready": CustomEvent' in DTS
+    events = set(re.findall(r'new CustomEvent\("([\w-]+)"', element))
+    declared = set(re.findall(r'^    "([\w-]+)": CustomEvent<', block(DTS, "interface HTMLElementEventMap"), re.M))
+    assert events == declared == {"onetool-ready", "onetool-restarted"}
+    assert dts_members("export interface OneToolSandboxElement") == {"tool", "ready", "start", "run"}
+
+
+def test_onetool_events_are_those_dispatched():
+    dispatched = set(re.findall(r'new CustomEvent\("(\w+)"', ONETOOL_JS))
+    assert dts_members("export interface OneToolEventMap") == dispatched == {"restarted"}
+    pool = (JS / "shared-worker-pool.js").read_text()
+    detail = block(pool, "member.restarted(")
+    assert dts_members("export interface RestartedDetail") == set(re.findall(r"^\s+(\w+)[:,]", detail, re.M)) == {
+        "storage", "lostState", "interruptedBy", "error"}
 
 
 # -- the shapes Python produces -----------------------------------------------------------------
@@ -165,6 +179,7 @@ const execution: RunExecution = await tool.runDetailed("ls");
 const code: number = execution.exitCode === INTERRUPTED_EXIT_CODE ? 1 : 0;
 const text: string = execution.presentation.text + (await tool.run("ls")) + tool.info.storage.kind;
 const { outcome } = await tool.interrupt();
+tool.addEventListener("restarted", (event) => console.log(event.detail.lostState, event.detail.interruptedBy));
 const box = document.querySelector("onetool-sandbox");
 box?.ready.then((sandboxTool) => sandboxTool.listFiles());
 export { code, text, outcome };

@@ -7,7 +7,9 @@ are doubles), so a bool is never mistaken for a number.
 from __future__ import annotations
 
 import math
+import re
 import sys
+from json.encoder import encode_basestring as _escape
 from typing import Any
 
 DBL_MAX = sys.float_info.max
@@ -146,9 +148,49 @@ def dump_string(text: str, ascii_only: bool = False) -> str:
 
 def dump(value: Any, indent: str = "", sort_keys: bool = False, ascii_only: bool = False) -> str:
     """jq's text for a value: compact when `indent` is empty, else pretty with that unit."""
+    if not indent and not sort_keys and not ascii_only:
+        try:
+            text = _compact(value)
+        except _Slow:
+            pass
+        else:
+            if _JSON_ONLY.search(text) is None:
+                return text
     out: list[str] = []
     _dump(value, indent, sort_keys, ascii_only, 0, out)
     return "".join(out)
+
+
+class _Slow(Exception):
+    """A value _compact leaves to _dump."""
+
+
+# What json's string escaping leaves as it is but jq does not: DEL (escaped) and lone
+# surrogates (printed as U+FFFD). Strings are the only place they can come from.
+_JSON_ONLY = re.compile("[\x7f\ud800-\udfff]")
+
+
+def _compact(value: Any) -> str:
+    """dump(value) for compact output, strings escaped by json's C function (the caller
+    checks the text for _JSON_ONLY), integers below 1e16 as "%d" (as format_number)."""
+    kind = type(value)
+    if kind is str:
+        return _escape(value)
+    if kind is float:
+        if value.is_integer() and -1e16 < value < 1e16 and (value or math.copysign(1.0, value) > 0):
+            return "%d" % value
+        return format_number(value)
+    if kind is dict:
+        return "{" + ",".join([_escape(key) + ":" + _compact(item) for key, item in value.items()]) + "}"
+    if kind is list:
+        return "[" + ",".join([_compact(item) for item in value]) + "]"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    raise _Slow()
 
 
 def _dump(value: Any, indent: str, sort_keys: bool, ascii_only: bool, level: int, out: list[str]) -> None:
@@ -190,7 +232,34 @@ def _dump_items(container: Any, items: list, brackets: str, indent: str, sort_ke
 
 
 def to_jq(value: Any) -> Any:
-    """A parsed JSON value with every number as a float (ints from json.loads included)."""
+    """A parsed JSON value with every number as a float (ints from json.loads included).
+    A value that holds no int (json.loads with parse_int=float) is returned as it is."""
+    if not _has_int(value):
+        return value
+    return _to_jq(value)
+
+
+def _has_int(value: Any) -> bool:
+    """Whether an int (not a bool) is anywhere in the value: an explicit stack, no recursion."""
+    kind = type(value)
+    if kind is not list and kind is not dict:
+        return kind is not bool and isinstance(value, int)
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        container = pop()
+        for item in (container if type(container) is list else container.values()):
+            kind = type(item)
+            if kind is str or kind is float or item is None or kind is bool:
+                continue
+            if kind is list or kind is dict:
+                push(item)
+            else:
+                return True  # an int, or another type _to_jq converts
+    return False
+
+
+def _to_jq(value: Any) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
         return value
     if isinstance(value, int):
@@ -199,5 +268,5 @@ def to_jq(value: Any) -> Any:
         except OverflowError:
             return DBL_MAX if value > 0 else -DBL_MAX
     if isinstance(value, list):
-        return [to_jq(item) for item in value]
-    return {key: to_jq(item) for key, item in value.items()}
+        return [_to_jq(item) for item in value]
+    return {key: _to_jq(item) for key, item in value.items()}

@@ -76,6 +76,8 @@ export interface OperationSpec {
 export interface JsProvider {
   namespace: string;
   summary?: string;
+  /** Values redacted wherever they would reach the model. */
+  secrets?: string[];
   operations: OperationSpec[];
 }
 
@@ -163,6 +165,9 @@ export interface OneToolOptions {
   interruptGraceMs?: number;
   /** Use the SharedArrayBuffer interrupt when cross-origin isolated (default true). */
   sharedInterrupt?: boolean;
+  /** Share the page's one worker and Pyodide with the other shared instances and every
+   *  <onetool-sandbox>, keeping its own runtime, files and policy (default false). */
+  shared?: boolean;
 }
 
 export interface CommandTrace {
@@ -230,11 +235,32 @@ export interface OneToolInfo {
   sharedInterrupt: boolean;
   bootMs: number | null;
   restarts: number;
+  /** Runs in the page's shared worker (option `shared`). */
+  shared: boolean;
 }
 
-export declare class OneTool {
+/** The detail of a OneTool "restarted" event: its worker was replaced and its session
+ *  opened again from its storage (a memory file system from its seed files). */
+export interface RestartedDetail {
+  storage: StorageOptions;
+  lostState: boolean;
+  interruptedBy: "self" | "sibling";
+  error: string | null;
+}
+
+export interface OneToolEventMap {
+  restarted: CustomEvent<RestartedDetail>;
+}
+
+export declare class OneTool extends EventTarget {
   constructor(options?: OneToolOptions);
   readonly info: OneToolInfo;
+  /** The boot's info (which boot path ran: docs/BROWSER.md). */
+  readonly booting: Promise<Record<string, unknown>>;
+  addEventListener<K extends keyof OneToolEventMap>(type: K, listener: (event: OneToolEventMap[K]) => void,
+    options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions): void;
   /** The text block for the model. Commands run one at a time, in call order. */
   run(line: string): Promise<string>;
   runDetailed(line: string): Promise<RunExecution>;
@@ -268,6 +294,10 @@ export interface OneToolSandboxAttributes {
   autorun?: string;
   /** A builtinCommands preset, e.g. "readOnly". */
   preset?: string;
+  /** Present: a worker of its own instead of the page's shared one. */
+  "own-worker"?: "";
+  /** Set by the element (to "") when it starts booting. */
+  started?: "";
   /** Set by the element (to "") once it takes commands. */
   ready?: "";
 }
@@ -277,6 +307,8 @@ export interface OneToolSandboxElement extends HTMLElement {
   tool: OneTool | null;
   /** Resolves to `tool` when it can take commands; rejects when it failed to start. */
   readonly ready: Promise<OneTool>;
+  /** Boot it now (it boots by itself when first shown); resolves like `ready`. */
+  start(): Promise<OneTool>;
   /** Type and run a line, as a reader would (resolves when its output is shown). */
   run(line: string): Promise<unknown>;
 }
@@ -292,5 +324,7 @@ declare global {
   }
   interface HTMLElementEventMap {
     "onetool-ready": CustomEvent<OneToolReadyEventDetail>;
+    /** The shared worker was replaced: its files are back to their seed files. */
+    "onetool-restarted": CustomEvent<RestartedDetail>;
   }
 }

@@ -30,6 +30,8 @@ let running = null; // the instance whose command is running
 
 const host = {
   async call(method, json, buffers, instance = DEFAULT_INSTANCE) {
+    // Interrupted before Python got here: fail at once, as a waiting call would have.
+    if (softCancelled.has(instance)) throw interruptError();
     const params = decode({ json, buffers: Array.from(buffers ?? []) });
     return encode(await channel.call(method, params, instance));
   },
@@ -120,9 +122,13 @@ async function close(params, instance = DEFAULT_INSTANCE) {
 
 function onInterrupt({ instance = DEFAULT_INSTANCE } = {}) {
   softCancelled.add(instance);
+  channel.rejectPending(interruptError(), instance);
+}
+
+function interruptError() {
   const error = new Error("interrupted: the page called interrupt()");
   error.name = "InterruptError";
-  channel.rejectPending(error, instance);
+  return error;
 }
 
 // A Python exception arrives as a PythonError whose message is the whole traceback: keep its
