@@ -7,6 +7,20 @@ Python (and inside Pyodide when the test runtime is built) next to `bash -c line
 GNU tools (gawk, Debian's jq, coreutils, findutils; LC_ALL=C, process start-up included)
 over the same files in a temporary folder, the ratio, and whether the outputs agree.
 `--small` runs only the 100k-line sizes (what Pyodide runs).
+
+Measured on CPython 3.11 (a shared 2-core machine, load 4-8: CPU time of `run_detailed` by
+time.process_time, one run; GNU's wall time of the same line, same machine), before and after
+the fast paths (awk: plain main_rules, records in batch, lazy StrNum fields, str.split for
+the default FS, num for digits; cut -f N by one regex per block; sort of lines with many
+repeats by counting; uniq runs by comparing bytes; jq: C-speed json_depth, no to_jq copy
+when json gave floats, compact output through json's C string escaping):
+
+    command line                                        before ms   after ms   GNU ms
+    awk '{s+=$3} END {print s}' t100k.txt                     610        267       50
+    awk '{s+=$3} END {print s}' t1m.txt                     ~6000      ~2700      500
+    cut -d' ' -f2 t100k.txt | sort | uniq -c                  222         64      120
+    cut -d' ' -f2 t1m.txt | sort | uniq -c                   2061        662      820
+    jq -c '.[] | {id, name}' items.json | wc -l              5190       2645     2600
 """
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from ..fs_common import sorted_children
 from ..fs_glob import compile_glob
 from ..helpers import FS_ERRORS
 from ..spec import CommandContext
+from ._modes import ModeError, apply_mode, mode_of, parse_mode
 
 MAX_PARENTHESES = 64
 _NUMBER = re.compile(r"([+-]?)(\d+)")
@@ -148,7 +149,11 @@ class Parser:
         if word in ("-depth", "-d"):
             options.depth_first = True
             return _true
-        if word in ("-true", "-readable", "-writable"):
+        if word in ("-readable", "-writable", "-executable"):
+            return _access(word)
+        if word == "-perm":
+            return _perm(self._argument(word))
+        if word == "-true":
             return _true
         if word == "-false":
             return _false
@@ -167,8 +172,6 @@ class Parser:
             return _type(self._argument(word))
         if word == "-empty":
             return _empty
-        if word == "-executable":
-            return _is_dir
         if word == "-size":
             return _size(self._argument(word))
         if word in ("-mtime", "-mmin"):
@@ -197,11 +200,11 @@ class Parser:
         if word == "-quit":
             options.has_action = True  # GNU: only -prune and -print leave the default -print on
             return _quit
-        if word in ("-exec", "-ok"):
+        if word in ("-exec", "-ok", "-execdir", "-okdir"):
             options.has_action = True
             return self._exec(word)
-        if word in ("-execdir", "-okdir", "-ls", "-fls", "-fprint", "-fprintf"):
-            raise FindError(f"{word} is not supported here; use -exec (paths are shown from the start point)")
+        if word in ("-ls", "-fls", "-fprint", "-fprintf"):
+            raise FindError(f"{word} is not supported here; use -printf (or -print and ls -l)")
         if word.startswith("-"):
             raise FindError(f"unknown predicate `{word}'")
         raise FindError(f"paths must precede expression: `{word}'")
@@ -216,11 +219,11 @@ class Parser:
             if part == ";":
                 break
             if part == "+" and command and command[-1] == "{}":
-                return _exec_batch(command[:-1])
+                return _exec_batch(command[:-1], in_dir=word.endswith("dir"))
             command.append(part)
         if not command:
             raise FindError(f"missing argument to `{word}'")
-        return _exec_each(command)
+        return _exec_each(command, in_dir=word.endswith("dir"))
 
 
 # ---------------------------------------------------------------- predicates
@@ -271,10 +274,6 @@ def _type(letter: str) -> Predicate:
     async def of_type(entry: Entry, run: Run) -> bool:
         return (letter == "d" and entry.info.is_dir) or (letter == "f" and not entry.info.is_dir)
     return of_type
-
-
-async def _is_dir(entry: Entry, run: Run) -> bool:
-    return entry.info.is_dir
 
 
 async def _empty(entry: Entry, run: Run) -> bool:
@@ -382,23 +381,78 @@ async def _quit(entry: Entry, run: Run) -> bool:
     return True
 
 
-def _exec_each(command: list[str]) -> Predicate:
+def _exec_each(command: list[str], in_dir: bool = False) -> Predicate:
+    """-exec (and -ok: no terminal to ask, so it runs as the policy allows): `{}` is the path;
+    -execdir runs in the entry's directory with `{}` as `./NAME`."""
     async def exec_each(entry: Entry, run: Run) -> bool:
+        if in_dir:
+            argv = [part.replace("{}", _dir_name(entry)) for part in command]
+            return await _run(run, _in_directory(_parent(entry.path), argv)) == 0
         argv = [part.replace("{}", entry.shown) for part in command]
         return await _run(run, argv) == 0
     return exec_each
 
 
-def _exec_batch(command: list[str]) -> Predicate:
-    paths: list[str] = []
-    batch = (command, paths)
+def _exec_batch(command: list[str], in_dir: bool = False) -> Predicate:
+    """`-exec ... {} +`: the paths gathered and run in batches at the end; with -execdir,
+    one batch a directory."""
+    batches: dict[str, tuple[list[str], list[str]]] = {}
 
     async def exec_batch(entry: Entry, run: Run) -> bool:
-        if batch not in run.batches:
-            run.batches.append(batch)
-        paths.append(entry.shown)
+        where = _parent(entry.path) if in_dir else ""
+        if where not in batches:
+            batches[where] = (_in_directory(where, command) if in_dir else command, [])
+            run.batches.append(batches[where])
+        batches[where][1].append(_dir_name(entry) if in_dir else entry.shown)
         return True
     return exec_batch
+
+
+def _parent(path: str) -> str:
+    return path.rsplit("/", 1)[0] or "/"
+
+
+def _dir_name(entry: Entry) -> str:
+    """How -execdir names an entry: `./NAME` (the start point itself as GNU shows it)."""
+    return "./" + entry.path.rstrip("/").rsplit("/", 1)[-1] if entry.path != "/" else "/"
+
+
+def _in_directory(directory: str, argv: list[str]) -> list[str]:
+    """Run `argv` with `directory` as the working directory: a shell that cds, then runs it
+    (through the same gate: the command is still checked by its own name)."""
+    return ["sh", "-c", 'cd "$1" || exit 1; shift; "$@"', "sh", directory, *argv]
+
+
+def _access(word: str) -> Predicate:
+    """-readable/-writable/-executable: the owner's bits (the sandbox's user owns every file);
+    a VFS without modes grants read and write, and execute to directories."""
+    bit = {"-readable": 0o400, "-writable": 0o200, "-executable": 0o100}[word]
+
+    async def access(entry: Entry, run: Run) -> bool:
+        mode = getattr(entry.info, "mode", None)
+        if mode is None:
+            return word != "-executable" or entry.info.is_dir
+        return bool(mode & bit)
+    return access
+
+
+def _perm(text: str) -> Predicate:
+    """-perm MODE (exactly), -perm -MODE (all of these bits), -perm /MODE (any of them);
+    MODE octal or symbolic (`u+x`, `g=w`), applied to 000 as GNU does."""
+    kind, body = (text[0], text[1:]) if text[:1] in ("-", "/", "+") and len(text) > 1 else ("", text)
+    try:
+        wanted = apply_mode(parse_mode(body), 0, False, umask=0)
+    except ModeError:
+        raise FindError(f"invalid mode '{text}'") from None
+
+    async def perm(entry: Entry, run: Run) -> bool:
+        mode = mode_of(entry.info) & 0o777
+        if kind == "-":
+            return mode & wanted == wanted
+        if kind in ("/", "+"):
+            return wanted == 0 or bool(mode & wanted)
+        return mode == wanted
+    return perm
 
 
 async def _run(run: Run, argv: list[str]) -> int:
