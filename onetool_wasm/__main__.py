@@ -11,6 +11,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import shlex
 import os
 import signal
 import sys
@@ -99,7 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true",
                      help="print the whole run as JSON (stdout as text, or base64 when binary)")
     sub.add_parser("repl", parents=[shared], help="type command lines interactively (history, Ctrl-C stops a run)")
-    sub.add_parser("mcp", parents=[shared], help="serve the run tool over MCP on stdio")
+    mcp = sub.add_parser("mcp", parents=[shared], help="serve the run tool over MCP on stdio")
+    mcp.add_argument("--layout", choices=("generic", "flat", "auto"), default=None,
+                     help="also serve the operations as typed tools (needs --mcp-server)")
+    mcp.add_argument("--mcp-server", action="append", default=[], metavar="NAMESPACE=COMMAND",
+                     help="another MCP server (stdio) whose tools become operations of NAMESPACE, "
+                          "behind `api` and the policy (repeatable)")
     tool = sub.add_parser("tool-definition", parents=[shared], help="print the tool definition as JSON")
     tool.add_argument("--format", choices=FORMATS, default="openai")
     return parser
@@ -172,7 +178,21 @@ async def make_runtime(args: argparse.Namespace, vfs: Any, confirm: Any = None) 
     execution_policy = {"deadline_ms": args.deadline_ms} if args.deadline_ms is not None else None
     return await create_agent_cli(vfs=vfs, builtin_commands={"preset": args.preset}, output_limits=output_limits,
                                   execution_policy=execution_policy, policy=load_policy(args.policy),
-                                  confirm=confirm, grammar=args.grammar, shell_session=args.session)
+                                  confirm=confirm, grammar=args.grammar, shell_session=args.session,
+                                  providers=mcp_providers(getattr(args, "mcp_server", [])) or None)
+
+
+def mcp_providers(specs: list[str]) -> list[Any]:
+    """--mcp-server NAMESPACE=COMMAND: the server started with COMMAND (split as a shell would)."""
+    providers = []
+    for spec in specs:
+        namespace, eq, command = spec.partition("=")
+        words = shlex.split(command) if eq else []
+        if not namespace or not words:
+            raise UsageError(f"--mcp-server {spec!r}: expected NAMESPACE=COMMAND (e.g. notes='python server.py')")
+        from .catalog.mcp_provider import McpProvider
+        providers.append(McpProvider(namespace, words[0], words[1:]))
+    return providers
 
 
 # -- running a line from a terminal ---------------------------------------------------------
@@ -439,12 +459,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.action == "mcp":
             from .mcp import MissingExtra, serve_stdio
             try:
-                runner.run(serve_stdio(runtime, description_variant=args.variant))
+                runner.run(serve_stdio(runtime, description_variant=args.variant, layout=args.layout))
             except MissingExtra as error:
                 print(f"{PROG} mcp: {error}", file=sys.stderr)
                 return 1
             except KeyboardInterrupt:
                 return INTERRUPTED
+            finally:
+                runner.run(runtime.aclose())  # other MCP servers' processes end with this one
             return 0
         print(json.dumps(build_tool_definition(runtime, description_variant=args.variant, format=args.format),
                          indent=2, ensure_ascii=False))

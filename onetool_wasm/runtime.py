@@ -117,6 +117,13 @@ class AgentCLI:
         existing = await spill_files(self.ctx)
         self.ctx.output_counter = max([self.ctx.output_counter, *(number for number, _, _ in existing)])
 
+    async def aclose(self) -> None:
+        """Release what the runtime holds open: providers' connections (an MCP server's
+        process). The runtime is not used after this."""
+        operations = self.ctx.operations
+        if operations is not None and hasattr(operations, "aclose"):
+            await operations.aclose()
+
     async def run(self, command_line: str) -> str:
         """The text block for the model: output, [error]/[stderr], footer."""
         return (await self.run_detailed(command_line)).presentation.text

@@ -410,3 +410,27 @@ def test_an_unknown_tool_names_the_layout_tools_and_a_layout_needs_providers():
 
     with pytest.raises(ValueError, match="the runtime has no providers"):
         arun(without_providers())
+
+
+def test_the_cli_serves_another_servers_tools_in_a_flat_layout(tmp_path):
+    # python -m onetool_wasm --root DIR mcp --layout flat --mcp-server notes='python server.py'
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    server_script = Path(__file__).parent / "data" / "mcp_notes_server.py"
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-m", "onetool_wasm", "--root", str(tmp_path), "mcp", "--layout", "flat",
+        "--mcp-server", f"notes={sys.executable} {server_script}"])
+
+    async def go():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = await session.list_tools()
+                via_shell = await session.call_tool("run", {"command": "notes read_note name=todo"})
+                return [tool.name for tool in tools.tools], via_shell
+
+    names, via_shell = arun(go())
+    assert names[0] == "run" and {"notes__read_note", "notes__delete_note"} <= set(names)
+    assert via_shell.is_error is False
+    assert "buy milk" in via_shell.content[0].text

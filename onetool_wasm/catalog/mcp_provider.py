@@ -47,7 +47,6 @@ def _sdk() -> Any:
     if sys.platform == "emscripten":
         raise McpUnavailable(PYODIDE_MESSAGE)
     try:
-        import mcp  # noqa: F401
         from mcp import ClientSession, StdioServerParameters, types
         from mcp.client.stdio import stdio_client
         from mcp.shared.exceptions import MCPError
