@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from onetool_wasm import create_agent_cli
+from onetool_wasm import Policy, create_agent_cli
 from onetool_wasm.catalog import FunctionProvider, OperationCatalog, OperationTools
 from onetool_wasm.catalog.layouts import AUTO_FLAT_LIMIT, tool_name
 from onetool_wasm.redaction import REDACTED
@@ -304,3 +304,35 @@ def test_for_runtime_uses_the_runtimes_policy_and_confirm_like_the_api_command()
 
     with pytest.raises(ValueError, match="the runtime has no providers"):
         arun(without_providers())
+
+
+# --- 13 and 213 operations (what a small and a large API look like) -------------------------------
+
+def sized(total):
+    return OperationCatalog([shop(), filler(total - 3)])
+
+
+@pytest.mark.parametrize("total", [13, 213])
+def test_flat_and_generic_definitions_and_routing_at_13_and_213_operations(total):
+    flat, generic, auto = (OperationTools(sized(total), layout) for layout in ("flat", "generic", "auto"))
+    assert len(flat.names()) == total
+    assert flat.names()[:3] == ["shop__listItems", "shop__getItem", "shop__deleteItem"]
+    assert flat.names()[-1] == f"misc__getThing{total - 4}"
+    assert generic.names() == ["list_operations", "describe_operation", "call_operation"]
+    assert auto.names() == (flat.names() if total <= AUTO_FLAT_LIMIT else generic.names())
+    last = total - 4
+    assert call(flat, f"misc__getThing{last}").structured == {"n": last}
+    assert call(generic, "call_operation", {"operation": f"misc:getThing{last}"}).structured == {"n": last}
+
+
+@pytest.mark.parametrize("total", [13, 213])
+def test_the_same_policy_verdicts_through_flat_and_generic(total):
+    policy = Policy.from_dict({"deny": ["shop:delete*"], "allow": ["misc:getThing1*"]})
+    flat = OperationTools(sized(total), "flat", policy=policy)
+    generic = OperationTools(sized(total), "generic", policy=policy)
+    denied = [call(flat, "shop__deleteItem", {"id": 1}),
+              call(generic, "call_operation", {"operation": "shop:deleteItem", "input": {"id": 1}})]
+    assert all(result.is_error and "denied by policy" in result.text for result in denied)
+    assert denied[0].text == denied[1].text
+    allowed = [call(flat, "misc__getThing1"), call(generic, "call_operation", {"operation": "misc:getThing1"})]
+    assert [result.structured for result in allowed] == [{"n": 1}, {"n": 1}]
