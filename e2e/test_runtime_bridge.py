@@ -167,7 +167,7 @@ def test_consent_for_a_builtin_command(page):
 def test_a_failing_or_absent_human(page):
     page.evaluate("() => answers.push('throw', null)")
     assert run(page, "shop addItem name=nobody") == (
-        "[error] shop: shop:addItem was declined by the user (confirm failed: the dialog crashed); nothing was run", 1)
+        "[error] shop: shop:addItem was declined by the user (confirm failed (PageError)); nothing was run", 1)
     assert run(page, "shop addItem name=nobody") == (
         "[error] shop: shop:addItem needs confirmation (write operation) but no one could confirm it; nothing was run", 1)
     assert page.evaluate("() => items.some(i => i.name === 'nobody')") is False

@@ -47,7 +47,12 @@ export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnaps
 
   let reason;
   let stale = false;
-  const found = useSnapshot ? await findSnapshot(manifest, key) : { reason: "snapshots are turned off" };
+  // Without cross-origin isolation the page stops a runaway command through a soft flag the
+  // restored runtime answers too slowly (seconds): snapshots are kept for isolated pages.
+  const isolated = globalThis.crossOriginIsolated === true;
+  useSnapshot = useSnapshot && isolated;
+  const found = useSnapshot ? await findSnapshot(manifest, key)
+    : { reason: isolated ? "snapshots are turned off" : "the page is not cross-origin isolated (COOP/COEP)" };
   if (found.record) {
     try {
       return await restore({ loadPyodide, manifest, site, key, record: found.record, onProgress });

@@ -3,6 +3,7 @@
 // Where each boot phase of onetool.js sits on the whole bar: [start, end].
 const PHASES = {
   worker: [0, 0.05],
+  snapshot: [0.05, 0.6], // a repeat visit: the boot snapshot is read and restored
   pyodide: [0.05, 0.6],
   packages: [0.6, 0.85],
   runtime: [0.85, 0.98],
