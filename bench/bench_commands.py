@@ -15,12 +15,12 @@ the default FS, num for digits; cut -f N by one regex per block; sort of lines w
 repeats by counting; uniq runs by comparing bytes; jq: C-speed json_depth, no to_jq copy
 when json gave floats, compact output through json's C string escaping):
 
-    command line                                        before ms   after ms   GNU ms
-    awk '{s+=$3} END {print s}' t100k.txt                     610        267       50
-    awk '{s+=$3} END {print s}' t1m.txt                     ~6000      ~2700      500
-    cut -d' ' -f2 t100k.txt | sort | uniq -c                  222         64      120
-    cut -d' ' -f2 t1m.txt | sort | uniq -c                   2061        662      820
-    jq -c '.[] | {id, name}' items.json | wc -l              5190       2645     2600
+    command line                                        before ms     after ms    GNU ms
+    awk '{s+=$3} END {print s}' t100k.txt                     610      250-430     30-90
+    awk '{s+=$3} END {print s}' t1m.txt              (not measured)  2700-3950   350-720
+    cut -d' ' -f2 t100k.txt | sort | uniq -c                  222        64-94    90-120
+    cut -d' ' -f2 t1m.txt | sort | uniq -c                   2061      660-970   790-820
+    jq -c '.[] | {id, name}' items.json | wc -l              5190    2650-2920 1210-2600
 """
 from __future__ import annotations
 
