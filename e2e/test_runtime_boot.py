@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from onetool_wasm import __version__
+
 FOOTER = re.compile(r"\n\n\[exit:(\d+) \| [0-9.]+m?s\]$")
 SEED = """{
   storage: {kind: "memory"},
@@ -47,6 +49,7 @@ def test_boot_reports_progress_and_info(booted):
     assert info["storage"] == {"kind": "memory"}
     assert info["crossOriginIsolated"] is True and info["sharedInterrupt"] is True
     assert info["restarts"] == 0 and info["bootMs"] > 0
+    assert info["onetoolVersion"] == __version__ and info["boot"] in ("cold", "snapshot")
 
 
 def test_first_run_and_a_pipeline(page):

@@ -179,6 +179,10 @@ def test_a_replaced_worker_restarts_every_sibling_from_its_storage(page, fresh_d
     assert (result["outcome"], result["exitCode"]) == ("restarted", 130)
     assert result["text"].startswith(REPLACED)
     assert counts(page) == {**workers_before, "started": workers_before["started"] + 1}
+    for _ in range(50):  # the old worker's end reaches Playwright a little later
+        if len(page.workers) == 1:
+            break
+        page.wait_for_timeout(100)
     assert len(page.workers) == 1
     # The IndexedDB sibling kept its files; the memory sandbox is back to its seed files.
     assert tool_run(page, "kept", "cat /durable.txt").startswith("on-disk\n\n[exit:0 | ")

@@ -105,7 +105,8 @@ def test_methods_are_the_same():
 def test_info_keys_are_the_same():
     js_info = set(re.findall(r"^\s{6}(\w+):", block(ONETOOL_JS, "this.info ="), re.M))
     assert dts_members("export interface OneToolInfo") == js_info == {
-        "pyodideVersion", "storage", "crossOriginIsolated", "sharedInterrupt", "bootMs", "restarts", "shared"}
+        "pyodideVersion", "storage", "crossOriginIsolated", "sharedInterrupt", "bootMs", "restarts", "shared",
+        "onetoolVersion", "boot", "bootReason", "snapshotRestoreMs", "snapshotBytes"}
 
 
 def test_progress_phases_are_those_sent():

@@ -237,6 +237,14 @@ export interface OneToolInfo {
   restarts: number;
   /** Runs in the page's shared worker (option `shared`). */
   shared: boolean;
+  /** The onetool-wasm version of the worker's runtime. */
+  onetoolVersion: string | null;
+  /** How the worker's Pyodide started: from the boot snapshot, or cold. */
+  boot: "snapshot" | "cold" | null;
+  /** Why a cold boot did not restore the snapshot ("no snapshot yet", a stale key...). */
+  bootReason: string | null;
+  snapshotRestoreMs: number | null;
+  snapshotBytes: number | null;
 }
 
 /** The detail of a OneTool "restarted" event: its worker was replaced and its session

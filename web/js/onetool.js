@@ -95,6 +95,11 @@ export class OneTool extends EventTarget {
       bootMs: null,
       restarts: 0,
       shared: Boolean(options.shared),
+      onetoolVersion: null,
+      boot: null, // "snapshot" | "cold": how the worker's Pyodide started (docs/BROWSER.md)
+      bootReason: null, // why a cold boot did not restore the snapshot
+      snapshotRestoreMs: null,
+      snapshotBytes: null,
     };
   }
 
@@ -152,6 +157,8 @@ export class OneTool extends EventTarget {
     this.booting = this.pool.join(this);
     const info = await this.booting;
     this.info.pyodideVersion = info.pyodideVersion;
+    this.info.onetoolVersion = info.onetoolVersion ?? null;
+    for (const key of ["boot", "bootReason", "snapshotRestoreMs", "snapshotBytes"]) this.info[key] = info[key] ?? null;
     this.info.bootMs = Math.round(performance.now() - started);
     return this;
   }
