@@ -357,8 +357,6 @@ def _getpath(it, args, value, path):
         if not isinstance(keys, list):
             raise JqError("Path must be specified as an array")
         yield get_path(value, keys), None if path is None else path + tuple(keys)
-        continue
-        yield result, None if path is None else path + tuple(keys)
 
 
 @simple("setpath", 2)
