@@ -151,7 +151,7 @@ def test_variant_flag_is_global(capsys, position, monkeypatch):
         seen.update(options)
     monkeypatch.setattr(mcp_module, "serve_stdio", fake_serve)
     assert main(both_positions(["--variant", "minimal-tool-description"], "mcp")[position]) == 0
-    assert seen == {"description_variant": "minimal-tool-description"}
+    assert seen == {"description_variant": "minimal-tool-description", "layout": None}
 
 
 @pytest.mark.parametrize("position", [0, 1])
