@@ -221,12 +221,32 @@ def show_interrupt(already_echoed: bool, stream: Any = None) -> None:
     stream.flush()
 
 
+def event_loop_runner() -> Any:
+    """What runs the CLI's coroutines: an asyncio.Runner (one loop for the whole process) on
+    CPython; inside Pyodide the page's loop is always running, and asyncio.run finishes a
+    coroutine there by stack switching."""
+    if sys.platform == "emscripten":
+        return _PyodideRunner()
+    return asyncio.Runner()
+
+
+class _PyodideRunner:
+    def __enter__(self) -> "_PyodideRunner":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        return None
+
+    def run(self, coroutine: Any) -> Any:
+        return asyncio.run(coroutine)
+
+
 class Terminal:
     """Runs command lines in the main thread. Ctrl-C during a run sets a flag the runtime polls
     (`ctx.cancelled`), so the run stops at its next check and its result is still shown; a
     second Ctrl-C stops waiting for it. Consent questions are asked on the terminal."""
 
-    def __init__(self, runner: asyncio.Runner) -> None:
+    def __init__(self, runner: Any) -> None:
         self.runner = runner
         self.stop = threading.Event()
         self.runtime: AgentCLI | None = None
@@ -440,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
     with contextlib.ExitStack() as stack:
-        runner = stack.enter_context(asyncio.Runner())
+        runner = stack.enter_context(event_loop_runner())
         terminal = Terminal(runner)
         interactive_action = args.action in ("run", "repl")
         try:
