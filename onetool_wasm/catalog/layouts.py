@@ -297,13 +297,16 @@ def _unique(name: str, taken: set[str]) -> str:
 
 
 def _output_of(op: Operation) -> tuple[Mapping[str, Any] | None, bool]:
-    """The tool's output schema: the operation's when it describes an object, else wrapped."""
+    """The tool's output schema: the operation's when it describes an object, else wrapped in
+    {"result": ...}. Local definitions stay at the root, where `#/$defs/...` points."""
     schema = op.output_schema
     if schema is None:
         return None, False
     if isinstance(schema, Mapping) and schema.get("type") == "object":
         return schema, False
-    return {"type": "object", "properties": {"result": schema}, "required": ["result"]}, True
+    definitions = {key: schema[key] for key in ("$defs", "definitions") if isinstance(schema, Mapping) and key in schema}
+    inner = {key: value for key, value in schema.items() if key not in definitions} if definitions else schema
+    return {"type": "object", "properties": {"result": inner}, "required": ["result"], **definitions}, True
 
 
 def _catalog_hint(message: str) -> str:
