@@ -30,6 +30,8 @@ from pathlib import Path
 
 from tools import pins
 from tools.pyodide_lock import write_lock
+from tools.runtime_dist import build_and_report
+from tools.site_pack import write_site_pack
 from tools.wheels import build_rpds_shim, sha256_file, wheel_metadata
 
 ROOT = Path(__file__).resolve().parent
@@ -44,6 +46,7 @@ SITE_PYODIDE = SITE / "pyodide"
 SITE_WHEELS = SITE / "wheels"
 TEST_LOCK_DIR = DIST / "pyodide-test"
 MANIFEST_NAME = "onetool-manifest.json"  # read by web/js/boot.js
+SITE_PACK = "boot/site-packages.bin"  # the wheels installed + .pyc, for boot.js (tools/site_pack.py)
 NODE_RUNNER = ROOT / "tests" / "pyodide" / "run.mjs"
 # JS Promise Integration, so that asyncio.run works inside Pyodide (Node 20 has no other spelling).
 NODE_FLAGS = ("--experimental-wasm-stack-switching",)
@@ -340,8 +343,11 @@ def build_site() -> None:
     copy_web(SITE)
     copy_pyodide_runtime(package, SITE_PYODIDE)
     site_wheels = copy_files([project, shim, *(pinned[f] for f in pins.SITE_WHEELS)], SITE_WHEELS)
+    write_site_pack(site_wheels, package, SITE / SITE_PACK, CACHE / "site-pack")
     site_lock = write_lock(SITE_PYODIDE / "pyodide-lock.json", info, site_wheels)
     write_manifest(SITE, info, site_lock, project)
+    # The embeddable runtime (docs/EMBEDDING.md): dist/runtime/onetool-wasm-web-<version>/ + .tgz
+    build_and_report(SITE, DIST / "runtime", lambda folder: write_manifest(folder, info, site_lock, project))
 
     reset_dir(TEST_LOCK_DIR)
     test_wheels = copy_files([pinned[f] for f in pins.TEST_WHEELS], TEST_LOCK_DIR / "wheels")
@@ -450,6 +456,7 @@ def write_manifest(site: Path, info: dict, lock: dict, project: Path) -> None:
         "version": wheel_metadata(project)["Version"],
         "lockSha256": sha256_file(lock_file),
         "wheels": {path.split("/")[-1]: entry["sha256"] for path, entry in files.items() if path.startswith("wheels/")},
+        "sitePack": SITE_PACK if SITE_PACK in files else None,  # the `packages` installed, one file
         "siteHash": hashlib.sha256("".join(f"{path} {entry['sha256']}\n" for path, entry in files.items())
                                    .encode()).hexdigest(),
         "files": files,

@@ -8,6 +8,9 @@ Prints, each against a baseline in the same browser:
   * the boot snapshot: first visit (cold boot, fresh profile) vs bare `loadPyodide()` (target
     <= 1.15x), repeat visit (restored from the snapshot; target <= 1.0 s) absolute and vs bare,
     the snapshot's size and its restore time, each row measured in the same browser;
+  * the phases of both boots (medians): on the page (until the worker is created, the worker's
+    init, opening the file system, the first run) and in the worker (`bootPhases` of the init
+    answer: boot.js's phases and start());
   * `run("echo hi")` round trip from the page (median of 50);
   * 1,000 `write` commands into the IndexedDB store, and the restore after a reload (boot over
     the 1,000-file store minus boot over an empty one), vs plain IndexedDB puts / getAll of
@@ -201,6 +204,42 @@ SNAPSHOT_STORED_JS = """async () => {
   return null;
 }"""
 BOOT_INFO_JS = "async () => { const info = await window.onetool.booting; return info; }"
+# Page-side times of the worker's calls (init, open, the first run), from a wrapped Worker.
+TIMELINE_JS = """(() => {
+  const Native = window.Worker;
+  const t = window.__timeline = { calls: {}, replies: {} };
+  window.Worker = function (url, options) {
+    t.worker ??= performance.now();
+    const worker = new Native(url, options);
+    const methods = {};
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (message, ...rest) => {
+      if (message?.kind === "call") { methods[message.id] = message.method; t.calls[message.method] ??= performance.now(); }
+      return post(message, ...rest);
+    };
+    worker.addEventListener("message", (event) => {
+      const m = event.data;
+      if (m?.kind === "reply" && methods[m.id]) t.replies[methods[m.id]] ??= performance.now();
+    });
+    return worker;
+  };
+  window.Worker.prototype = Native.prototype;
+})();"""
+
+
+def boot_phases(page, info: dict) -> dict[str, float]:
+    """{phase: ms} of one boot: the page's timeline, then the worker's bootPhases (worker.*)."""
+    t = page.evaluate("window.__timeline ?? null")
+    phases = {}
+    if t and t.get("worker") is not None:
+        calls, replies = t["calls"], t["replies"]
+        phases["page: until new Worker"] = t["worker"]
+        for method, label in (("init", "page: worker init"), ("open", "page: open file system"), ("run", "page: first run")):
+            if method in calls and method in replies:
+                phases[label] = replies[method] - calls[method]
+    for name, ms in (info.get("bootPhases") or {}).items():
+        phases[f"worker.{name}"] = ms
+    return phases
 
 
 def snapshot_times(browser, base_url: str, runs: int) -> dict:
@@ -208,15 +247,20 @@ def snapshot_times(browser, base_url: str, runs: int) -> dict:
     visits that restore it; bare loadPyodide() cold and warm in another fresh profile, alternated."""
     url = base_url + "index.html?world=demo"
     first, repeat, bare_cold, bare_warm, restore, sizes, paths = [], [], [], [], [], [], []
+    first_phases, repeat_phases = [], []
     for _ in range(runs):
         context, page = new_page(browser, base_url)
+        page.add_init_script(TIMELINE_JS)
         first.append(playground_first_result(page, url))
-        paths.append(page.evaluate(BOOT_INFO_JS)["boot"])
+        info = page.evaluate(BOOT_INFO_JS)
+        paths.append(info["boot"])
+        first_phases.append(boot_phases(page, info))
         sizes.append(page.evaluate(SNAPSHOT_STORED_JS))
         for _ in range(2):
             repeat.append(playground_first_result(page, url))
             info = page.evaluate(BOOT_INFO_JS)
             paths.append(info["boot"])
+            repeat_phases.append(boot_phases(page, info))
             restore.append(info.get("snapshotRestoreMs") or float("nan"))
         context.close()
         context, page = new_page(browser, base_url)
@@ -224,7 +268,8 @@ def snapshot_times(browser, base_url: str, runs: int) -> dict:
         bare_warm.extend(bare_pyodide(page, base_url + "__bare.html") for _ in range(2))
         context.close()
     return {"first": first, "repeat": repeat, "bare cold": bare_cold, "bare warm": bare_warm,
-            "restore": restore, "size": sizes, "paths": paths}
+            "restore": restore, "size": sizes, "paths": paths,
+            "first phases": first_phases, "repeat phases": repeat_phases}
 
 
 def vfs_times(browser, base_url: str, count: int, restores: int = 5) -> dict[str, float]:
@@ -307,6 +352,21 @@ def report_snapshot(times: dict) -> None:
           f"ratio {repeat / bare_warm:5.2f}x   (target <= 1000 ms)")
     print(f"  snapshot size {median(sizes) / 1048576 if sizes else float('nan'):.1f} MB; restore (in the worker) "
           f"{median(times['restore']):.0f} ms; paths {', '.join(times['paths'])}", flush=True)
+    report_phases(times["first phases"], times["repeat phases"], bare_cold)
+
+
+def report_phases(first: list[dict], repeat: list[dict], bare_cold: float) -> None:
+    """Phase medians of the first visits (cold boot) and the repeat visits (snapshot)."""
+    names = list(dict.fromkeys(name for rows in (first, repeat) for row in rows for name in row))
+    if not names:
+        return
+    def cell(rows, name):
+        values = [row[name] for row in rows if name in row]
+        return f"{median(values):8.0f}" if values else f"{'-':>8}"
+    print(f"\nboot phases (ms, median; bare loadPyodide() cold {bare_cold:.0f}):")
+    print(f"  {'phase':<32} {'first':>8} {'repeat':>8}")
+    for name in names:
+        print(f"  {name:<32} {cell(first, name)} {cell(repeat, name)}")
 
 
 def report_round_trip(trips: list[float]) -> None:

@@ -7,18 +7,18 @@ from playwright.sync_api import expect
 BOOT_MS = 180_000
 
 
-def open_embed(page, site_url):
-    page.goto(f"{site_url.rstrip('/')}/embed.html")
+def open_embed(page, onetool_site_url):
+    page.goto(f"{onetool_site_url.rstrip('/')}/embed.html")
     page.wait_for_function(
         "[...document.querySelectorAll('onetool-sandbox')].every(box => box.hasAttribute('ready'))",
         timeout=BOOT_MS)
 
 
 @pytest.fixture(scope="module")
-def embed(new_watched_page, site_url):
+def embed(onetool_page_factory, onetool_site_url):
     """One page with both sandboxes booted, shared by the tests (which only add files)."""
-    page = new_watched_page(site_url)
-    open_embed(page, site_url)
+    page = onetool_page_factory(onetool_site_url)
+    open_embed(page, onetool_site_url)
     yield page
     problems = page.watch.take()
     page.context.close()

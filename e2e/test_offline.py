@@ -28,9 +28,9 @@ def open_playground(page, url):
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["coop-coep", "plain-host"])
-def test_the_playground_boots_and_runs_offline_after_one_visit(new_watched_page, site_url, plain_site_url, isolated):
-    url = site_url if isolated else plain_site_url
-    page = new_watched_page(url)
+def test_the_playground_boots_and_runs_offline_after_one_visit(onetool_page_factory, onetool_site_url, onetool_plain_site_url, isolated):
+    url = onetool_site_url if isolated else onetool_plain_site_url
+    page = onetool_page_factory(url)
     try:
         open_playground(page, url)
         wait_for_service_worker(page)
@@ -53,13 +53,13 @@ def test_the_playground_boots_and_runs_offline_after_one_visit(new_watched_page,
     assert not problems, "\n".join(problems)
 
 
-def test_the_embed_and_agent_pages_boot_offline(new_watched_page, site_url):
-    page = new_watched_page(site_url)
+def test_the_embed_and_agent_pages_boot_offline(onetool_page_factory, onetool_site_url):
+    page = onetool_page_factory(onetool_site_url)
     try:
-        page.goto(site_url + "embed.html")
+        page.goto(onetool_site_url + "embed.html")
         wait_for_service_worker(page)
         page.context.set_offline(True)
-        page.goto(site_url + "embed.html")
+        page.goto(onetool_site_url + "embed.html")
         page.wait_for_function(
             "[...document.querySelectorAll('onetool-sandbox')].every(box => box.hasAttribute('ready'))", timeout=BOOT_MS)
         box = page.locator("onetool-sandbox").first
@@ -67,7 +67,7 @@ def test_the_embed_and_agent_pages_boot_offline(new_watched_page, site_url):
         box.locator("input").press("Enter")
         expect(box.locator(".out").last).to_contain_text("offline-ok", timeout=60_000)
 
-        page.goto(site_url + "agent.html")
+        page.goto(onetool_site_url + "agent.html")
         page.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
     finally:
         problems = page.watch.take()

@@ -1,8 +1,8 @@
 """The playground (web/index.html) driven like a person would: type, click, read what is shown.
 
-Fixtures from e2e/conftest.py: `site_url` (dist/site served with COOP/COEP), `page` (a fresh
+Fixtures from e2e/conftest.py: `onetool_site_url` (dist/site served with COOP/COEP), `page` (a fresh
 page that fails the test on page errors, console errors or requests leaving the origin) and
-`new_watched_page` (the same, for the module-scoped page here). Most tests share one booted
+`onetool_page_factory` (the same, for the module-scoped page here). Most tests share one booted
 demo world (`playground`), reset to its seed files before each test, so their order does not
 matter; tests that switch worlds or reload get a page of their own.
 """
@@ -16,8 +16,8 @@ BOOT_MS = 180_000
 FOOTER = r"\n\n\[exit:(\d+) \| [0-9.]+m?s\]$"
 
 
-def open_playground(page, site_url, world="demo"):
-    page.goto(f"{site_url.rstrip('/')}/index.html?world={world}")
+def open_playground(page, onetool_site_url, world="demo"):
+    page.goto(f"{onetool_site_url.rstrip('/')}/index.html?world={world}")
     wait_ready(page)
     reset_world(page)
     return page
@@ -51,9 +51,9 @@ def run_line(page, line):
 
 
 @pytest.fixture(scope="module")
-def playground(new_watched_page, site_url):
-    page = new_watched_page(site_url)
-    page.goto(f"{site_url.rstrip('/')}/index.html?world=demo")
+def playground(onetool_page_factory, onetool_site_url):
+    page = onetool_page_factory(onetool_site_url)
+    page.goto(f"{onetool_site_url.rstrip('/')}/index.html?world=demo")
     wait_ready(page)
     yield page
     problems = page.watch.take()
@@ -239,8 +239,9 @@ def test_tool_definition_switches_format(demo):
     assert "Available commands:" in output.text_content()
 
 
-def test_example_world_loads(page, site_url):
-    open_playground(page, site_url)
+def test_example_world_loads(onetool_watched_page, onetool_site_url):
+    page = onetool_watched_page
+    open_playground(page, onetool_site_url)
     page.select_option("#world-select", "logs")
     page.click("#world-load")
     wait_ready(page)
@@ -251,13 +252,14 @@ def test_example_world_loads(page, site_url):
     page.get_by_role("button", name="grep -c 'payment timeout' /logs/app.log").click()
     expect(page.locator("#term-output .out").last).to_have_text(re.compile(r"^1\n\n\[exit:0"))
     # The choice is remembered: a reload comes back to the same world.
-    page.goto(f"{site_url.rstrip('/')}/index.html")
+    page.goto(f"{onetool_site_url.rstrip('/')}/index.html")
     wait_ready(page)
     expect(page.locator("#world-select")).to_have_value("logs")
 
 
-def test_pet_store_world_calls_the_javascript_provider(page, site_url):
-    open_playground(page, site_url, world="petstore")
+def test_pet_store_world_calls_the_javascript_provider(onetool_watched_page, onetool_site_url):
+    page = onetool_watched_page
+    open_playground(page, onetool_site_url, world="petstore")
     assert body_and_exit(run_line(page, "petstore listPets status=sold | json get [0].name")) == ("Rex", 0)
     page.fill("#term-input", "petstore createPet name=Tom species=cat")
     page.press("#term-input", "Enter")

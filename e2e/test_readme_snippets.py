@@ -1,6 +1,6 @@
-"""The README's JavaScript examples run as written in the browser (the Python ones run in
-tests/test_readme.py): the JS API block in the test harness page, the embedding block as a
-page of its own beside the built site."""
+"""The README's browser examples run as written (the Python and shell ones run in
+tests/test_docs_examples.py): the JS API block in the test harness page, the embedding block
+as a page of its own beside the built site, the Playwright block against the served site."""
 import re
 from pathlib import Path
 
@@ -15,7 +15,7 @@ def block_after(marker: str, language: str) -> str:
     return README[opening:README.index("```", opening)]
 
 
-def test_the_javascript_api_example_runs_as_written(new_watched_page, site_url, harness):
+def test_the_javascript_api_example_runs_as_written(onetool_page_factory, onetool_site_url, harness):
     code = block_after("The JavaScript API is", "js")
     assert code.startswith('import { createOneTool } from "./js/onetool.js";\n')
     body = code.replace('import { createOneTool } from "./js/onetool.js";\n', "const { createOneTool } = OneTool;\n")
@@ -24,8 +24,8 @@ def test_the_javascript_api_example_runs_as_written(new_watched_page, site_url, 
                         'const named = await tool.run("petstore listPets | json get [0].name");')
     body = body.replace('await tool.toolDefinition("anthropic");',
                         'const definition = await tool.toolDefinition("anthropic");')
-    page = new_watched_page(site_url)
-    harness.open(page, site_url)
+    page = onetool_page_factory(onetool_site_url)
+    harness.open(page, onetool_site_url)
     result = page.evaluate(f"""async () => {{
         {body}
         return {{named, exit: execution.exitCode, out: new TextDecoder().decode(execution.stdout),
@@ -37,15 +37,25 @@ def test_the_javascript_api_example_runs_as_written(new_watched_page, site_url, 
     page.context.close()
 
 
-def test_the_embedding_example_runs_from_a_folder_of_the_site(new_watched_page, site_url):
+def test_the_embedding_example_runs_from_a_folder_of_the_site(onetool_page_factory, onetool_site_url):
     html = block_after("Then, from any page of your site", "html")
     # The README's page sits beside the `onetool/` folder; here the built site is that folder.
-    page = new_watched_page(site_url)
-    page.goto(site_url + "test-harness.html")  # a page of the site's origin, then the README's content
+    page = onetool_page_factory(onetool_site_url)
+    page.goto(onetool_site_url + "test-harness.html")  # a page of the site's origin, then the README's content
     with page.expect_console_message(lambda message: message.type == "log" and "[exit:" in message.text,
                                      timeout=180_000) as printed:
-        page.set_content("<!doctype html><html><body>" + html.replace("./onetool/", site_url) + "</body></html>")
+        page.set_content("<!doctype html><html><body>" + html.replace("./onetool/", onetool_site_url) + "</body></html>")
     assert FOOTER.sub("", printed.value.text) == "6"
     assert page.locator("onetool-sandbox").count() == 1
     assert not page.watch.take()
     page.context.close()
+
+
+def test_the_playwright_example_runs_as_written(onetool_new_page, onetool_site_url):
+    code = block_after("For Playwright users", "python")
+    assert code.startswith('site = "http://127.0.0.1:8000/"')
+    page = onetool_new_page()
+    page.set_default_timeout(180_000)
+    # The README's address is where `python build.py serve` listens; here the suite's server.
+    exec(compile(code.replace('"http://127.0.0.1:8000/"', repr(onetool_site_url)), "README.md", "exec"),
+         {"page": page})

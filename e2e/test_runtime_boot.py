@@ -17,9 +17,9 @@ SEED = """{
 
 
 @pytest.fixture(scope="module")
-def booted(new_watched_page, site_url, harness):
-    page = new_watched_page(site_url)
-    harness.open(page, site_url)
+def booted(onetool_page_factory, onetool_site_url, harness):
+    page = onetool_page_factory(onetool_site_url, boot_snapshot=False)  # a first visit: a cold boot
+    harness.open(page, onetool_site_url)
     info = harness.create(page, SEED)
     yield page, info
     problems = page.watch.take()
@@ -49,7 +49,9 @@ def test_boot_reports_progress_and_info(booted):
     assert info["storage"] == {"kind": "memory"}
     assert info["crossOriginIsolated"] is True and info["sharedInterrupt"] is True
     assert info["restarts"] == 0 and info["bootMs"] > 0
-    assert info["onetoolVersion"] == __version__ and info["boot"] in ("cold", "snapshot")
+    assert info["onetoolVersion"] == __version__ and info["boot"] == "cold"
+    assert list(info["bootPhases"]) == ["manifest", "snapshotLookup", "loadPyodide", "packagesDownload",
+                                        "packagesInstall", "import", "snapshotCapture", "start"]
 
 
 def test_first_run_and_a_pipeline(page):

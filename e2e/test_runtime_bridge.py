@@ -74,9 +74,9 @@ OPTIONS = """{
 
 
 @pytest.fixture(scope="module")
-def booted(new_watched_page, site_url, harness):
-    page = new_watched_page(site_url)
-    harness.open(page, site_url)
+def booted(onetool_page_factory, onetool_site_url, harness):
+    page = onetool_page_factory(onetool_site_url)
+    harness.open(page, onetool_site_url)
     page.evaluate(f"() => {{ {SETUP} window.OPENAPI_DOC = {json.dumps(OPENAPI)}; }}")
     harness.create(page, OPTIONS)
     yield page

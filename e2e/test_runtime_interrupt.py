@@ -31,9 +31,9 @@ INTERRUPT_AFTER = """async ([name, line, delay]) => {
 
 
 @pytest.fixture(scope="module")
-def booted(new_watched_page, site_url, harness):
-    page = new_watched_page(site_url)
-    harness.open(page, site_url)
+def booted(onetool_page_factory, onetool_site_url, harness):
+    page = onetool_page_factory(onetool_site_url)
+    harness.open(page, onetool_site_url)
     harness.create(page, OPTIONS)
     yield page
     problems = page.watch.take()
@@ -113,10 +113,10 @@ def test_without_shared_memory_the_worker_is_replaced_and_the_files_survive(page
     page.evaluate("async () => fallback.close()")
 
 
-def test_from_a_plain_static_host_interrupt_replaces_the_worker(new_watched_page, plain_site_url, harness):
-    page = new_watched_page(plain_site_url)
+def test_from_a_plain_static_host_interrupt_replaces_the_worker(onetool_page_factory, onetool_plain_site_url, harness):
+    page = onetool_page_factory(onetool_plain_site_url)
     try:
-        harness.open(page, plain_site_url)
+        harness.open(page, onetool_plain_site_url)
         info = harness.create(page, PLAIN_OPTIONS)
         assert (info["crossOriginIsolated"], info["sharedInterrupt"]) == (False, False)
         run(page, "write /plain.txt served-plainly")

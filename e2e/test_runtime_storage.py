@@ -41,11 +41,11 @@ def stored_records(page, db):
 
 
 @pytest.fixture(scope="module")
-def tabs(new_watched_page, site_url, harness):
-    first = new_watched_page(site_url)
+def tabs(onetool_page_factory, onetool_site_url, harness):
+    first = onetool_page_factory(onetool_site_url)
     second = first.context.new_page()
     for tab in (first, second):
-        harness.open(tab, site_url)
+        harness.open(tab, onetool_site_url)
         harness.start(tab, OPTIONS)  # both boot at once
     for tab in (first, second):
         harness.wait(tab)
@@ -112,13 +112,13 @@ def test_a_change_in_one_tab_is_seen_by_the_others_next_command(world):
     assert body(run(second, "ls /")) == "README.md\nnote.txt"
 
 
-def test_files_persist_across_a_reload(world, site_url, harness):
+def test_files_persist_across_a_reload(world, onetool_site_url, harness):
     first, second = world
     run(first, "mkdir -p /project/src && write /project/src/main.py 'print(1)' && rm /README.md")
     first.evaluate("async () => tool.writeFile('/project/logo.bin', new Uint8Array([137, 80, 78, 71]))")
     before = user_files(first)
     first.reload()
-    harness.open(first, site_url)
+    harness.open(first, onetool_site_url)
     info = harness.create(first, OPTIONS)
     assert info["storage"] == {"kind": "indexeddb", "name": DB}
     assert user_files(first) == before  # and the seed is not written again into a store with files
@@ -127,10 +127,11 @@ def test_files_persist_across_a_reload(world, site_url, harness):
     assert body(run(second, "ls /project")) == "logo.bin\nsrc"
 
 
-def test_quota_exceeded_is_a_clear_error_and_the_store_stays_consistent(page, site_url, harness, fresh_db_name):
+def test_quota_exceeded_is_a_clear_error_and_the_store_stays_consistent(onetool_new_page, onetool_site_url, harness, fresh_db_name):
+    page = onetool_new_page(boot_snapshot=False)  # an empty origin: the quota below counts only this test's data
     db = fresh_db_name()
-    harness.open(page, site_url)
-    origin = site_url.rstrip("/")
+    harness.open(page, onetool_site_url)
+    origin = onetool_site_url.rstrip("/")
     cdp = page.context.new_cdp_session(page)
     # Chromium applies a quota override to storage opened after it: set it before booting.
     cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 400_000})

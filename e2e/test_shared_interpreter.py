@@ -51,10 +51,10 @@ INTERRUPT_AFTER = """async ([name, line, delay]) => {
 
 
 @pytest.fixture(scope="module")
-def shared_page(new_watched_page, site_url, harness):
-    page = new_watched_page(site_url)
+def shared_page(onetool_page_factory, onetool_site_url, harness):
+    page = onetool_page_factory(onetool_site_url)
     page.set_viewport_size({"width": 1000, "height": 800})
-    harness.open(page, site_url)
+    harness.open(page, onetool_site_url)
     page.evaluate(PAGE_SETUP)
     yield page
     problems = page.watch.take()

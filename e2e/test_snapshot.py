@@ -1,7 +1,9 @@
 """The boot snapshot (web/js/boot.js, snapshot-store.js): a repeat visit restores Pyodide's memory
 instead of starting it; a bad snapshot falls back to a cold boot and is replaced.
 
-Each test has its own browser context (own IndexedDB), so the first boot of each is cold.
+Each test has its own browser context (own IndexedDB). The plugin writes the session's boot
+snapshot into it first (onetool_wasm/pytest_plugin/snapshot.py), so the first boot restores it;
+the repeat-visit test asks for a fresh profile instead, whose first boot is cold.
 """
 import re
 
@@ -71,8 +73,8 @@ TAMPER_JS = """async (kind) => {
 }"""
 
 
-def boot(page, site_url, harness, db):
-    harness.open(page, site_url)
+def boot(page, onetool_site_url, harness, db):
+    harness.open(page, onetool_site_url)
     return page.evaluate(BOOT_JS % (OPTIONS % f'"{db}"'))
 
 
@@ -95,9 +97,10 @@ def close_tool(page):
     page.evaluate("() => tool.close()")
 
 
-def test_repeat_visit_boots_from_the_snapshot_with_the_same_results(page, site_url, harness, fresh_db_name):
+def test_repeat_visit_boots_from_the_snapshot_with_the_same_results(onetool_new_page, onetool_site_url, harness, fresh_db_name):
+    page = onetool_new_page(boot_snapshot=False)  # a fresh profile: the first boot is cold
     db = fresh_db_name()
-    info = boot(page, site_url, harness, db)
+    info = boot(page, onetool_site_url, harness, db)
     assert (info["boot"], info["bootReason"]) == ("cold", "no snapshot yet")
     assert phases(page) == ["worker", "pyodide", "packages", "runtime", "ready"]
     first = page.evaluate("window.progress.find(p => p.phase === 'pyodide')")
@@ -110,7 +113,7 @@ def test_repeat_visit_boots_from_the_snapshot_with_the_same_results(page, site_u
     assert record["files"] > 100 and record["size"] > 10_000_000
     close_tool(page)
 
-    info = boot(page, site_url, harness, db)
+    info = boot(page, onetool_site_url, harness, db)
     assert (info["boot"], info["bootReason"]) == ("snapshot", None)
     assert info["snapshotRestoreMs"] > 0 and info["snapshotBytes"] > 10_000_000
     assert phases(page) == ["worker", "snapshot", "pyodide", "snapshot", "runtime", "ready"]
@@ -119,14 +122,12 @@ def test_repeat_visit_boots_from_the_snapshot_with_the_same_results(page, site_u
     assert run_all(page) == cold
 
 
-def test_two_restores_give_different_random_values(page, site_url, harness, fresh_db_name):
+def test_two_restores_give_different_random_values(onetool_watched_page, onetool_site_url, harness, fresh_db_name):
+    page = onetool_watched_page  # holds the session's boot snapshot (the plugin's seeding)
     db = fresh_db_name()
-    assert boot(page, site_url, harness, db)["boot"] == "cold"
-    stored_snapshot(page)
-    close_tool(page)
     values = []
     for _ in range(2):
-        assert boot(page, site_url, harness, db)["boot"] == "snapshot"
+        assert boot(page, onetool_site_url, harness, db)["boot"] == "snapshot"
         [text] = run_all(page, ["echo $RANDOM $RANDOM $RANDOM"])
         assert re.fullmatch(r"\d+ \d+ \d+ \[exit:0\]", text)
         values.append(text)
@@ -140,15 +141,16 @@ def test_two_restores_give_different_random_values(page, site_url, harness, fres
     ("garbage", "the snapshot could not be restored (Snapshot has invalid magic number)"),
     ("foreign", "the snapshot could not be restored (the snapshot was not made by this site)"),
 ])
-def test_a_bad_snapshot_falls_back_to_a_cold_boot_and_is_replaced(page, site_url, harness, fresh_db_name, kind, reason):
+def test_a_bad_snapshot_falls_back_to_a_cold_boot_and_is_replaced(onetool_watched_page, onetool_site_url, harness, fresh_db_name, kind, reason):
+    page = onetool_watched_page  # holds the session's boot snapshot (the plugin's seeding)
     db = fresh_db_name()
-    assert boot(page, site_url, harness, db)["boot"] == "cold"
+    assert boot(page, onetool_site_url, harness, db)["boot"] == "snapshot"
     assert run_all(page, ["write /keep.txt kept && cat /keep.txt"]) == ["wrote 4B to /keep.txt\nkept [exit:0]"]
     old = stored_snapshot(page)
     close_tool(page)
     page.evaluate(TAMPER_JS, kind)
 
-    info = boot(page, site_url, harness, db)
+    info = boot(page, onetool_site_url, harness, db)
     assert (info["boot"], info["bootReason"]) == ("cold", reason)
     first = page.evaluate("window.progress.find(p => p.boot === 'cold')")
     assert first["phase"] == "pyodide" and first["bootReason"] == reason and first["message"].startswith(f"cold boot ({reason})")
@@ -156,5 +158,5 @@ def test_a_bad_snapshot_falls_back_to_a_cold_boot_and_is_replaced(page, site_url
     new = stored_snapshot(page, not_before=old["createdAt"])
     assert new["key"] == new["expectedKey"] and new["checksumOk"] is True
     close_tool(page)
-    assert boot(page, site_url, harness, db)["boot"] == "snapshot"
+    assert boot(page, onetool_site_url, harness, db)["boot"] == "snapshot"
     assert run_all(page, ["cat /keep.txt"]) == ["kept [exit:0]"]

@@ -44,7 +44,7 @@ def _case_params():
         yield pytest.param(case, id=case["id"], marks=marks)
 
 
-@pytest.mark.parametrize("case", _case_params())
+@pytest.mark.parametrize("case", list(_case_params()))
 def test_corpus_case(case):
     execution = run(case["line"])
     got = (execution.stdout, execution.exit_code, bool(execution.stderr))

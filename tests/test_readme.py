@@ -1,5 +1,6 @@
 """README.md's examples run as written: the tour's outputs are exactly what `run` prints over
-the demo world (durations zeroed), and every Python block runs.
+the demo world (durations zeroed), the truncation example is real, and the command table is
+the registry's. The Python and shell blocks run in tests/test_docs_examples.py.
 
 `ONETOOL_UPDATE_README=1 python -m pytest tests/test_readme.py` rewrites the tour's outputs
 from a real run (then read the diff before committing it).
@@ -11,11 +12,9 @@ import os
 import re
 from pathlib import Path
 
-import pytest
-
 from onetool_wasm.testing import build_world, demo_world
 
-from .helpers import IN_PYODIDE, zero_duration
+from .helpers import zero_duration
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 FENCE = re.compile(r"```(\w*)\n(.*?)```", re.DOTALL)
@@ -79,19 +78,6 @@ def test_the_tour_shows_real_output():
         README.write_text(text, encoding="utf-8")
     assert not mismatches, "\n\n".join(f"$ run {line!r}\nREADME:\n{shown}\nreal:\n{out}"
                                        for line, shown, out in mismatches)
-
-
-# The Playwright snippet needs a browser and a served site; the rest run anywhere.
-PYTHON_EXAMPLES = [body for _, _, body in blocks("python") if "page.goto(" not in body]
-
-
-@pytest.mark.skipif(IN_PYODIDE, reason="the examples start event loops of their own (asyncio.run)")
-@pytest.mark.parametrize("body", PYTHON_EXAMPLES, ids=[f"block{i}" for i in range(len(PYTHON_EXAMPLES))])
-def test_python_examples_run(body, capsys):
-    exec(compile(body, "README.md", "exec"), {"__name__": "readme"})
-    printed = capsys.readouterr().out
-    for expected in re.findall(r"# prints: (.*)", body):
-        assert expected.encode().decode("unicode_escape") in printed
 
 
 def test_the_truncation_example_is_real():

@@ -71,7 +71,7 @@ def dts_members(opening: str) -> set[str]:
 def test_value_exports_are_the_same():
     declared = set(re.findall(r"^export declare (?:const|function|class) (\w+)", DTS, re.M))
     exported = set(re.findall(r"^export (?:async )?(?:const|function|class) (\w+)", ONETOOL_JS, re.M))
-    assert declared == exported == {"INTERRUPTED_EXIT_CODE", "createOneTool", "OneTool"}
+    assert declared == exported == {"INTERRUPTED_EXIT_CODE", "READY_EVENT", "createOneTool", "OneTool"}
     assert re.search(r"^export const INTERRUPTED_EXIT_CODE = 130;$", ONETOOL_JS, re.M)
     assert "export declare const INTERRUPTED_EXIT_CODE: 130;" in DTS
 
@@ -106,7 +106,7 @@ def test_info_keys_are_the_same():
     js_info = set(re.findall(r"^\s{6}(\w+):", block(ONETOOL_JS, "this.info ="), re.M))
     assert dts_members("export interface OneToolInfo") == js_info == {
         "pyodideVersion", "storage", "crossOriginIsolated", "sharedInterrupt", "bootMs", "restarts", "shared",
-        "onetoolVersion", "boot", "bootReason", "snapshotRestoreMs", "snapshotBytes"}
+        "onetoolVersion", "boot", "bootReason", "snapshotRestoreMs", "snapshotBytes", "bootPhases"}
 
 
 def test_progress_phases_are_those_sent():

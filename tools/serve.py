@@ -1,71 +1,21 @@
-"""A static server for dist/site: cross-origin isolated (COOP/COEP) with the right MIME types.
+"""`python build.py serve`: dist/site on a port, cross-origin isolated (COOP/COEP).
 
-`serve()` is `python build.py serve` (`listen()` takes the port first, so a busy one is
-reported before anything is built); `start_server()` runs one in a background thread for
-tests and benchmarks (port 0 picks a free port; `server.url` is its address).
+`serve()` serves until Ctrl-C; `listen()` takes the port first, so a busy one is reported
+before anything is built. The server itself (headers, MIME types, `start_server()` in a
+thread for tests and benches) is onetool_wasm/pytest_plugin/server.py, shipped in the wheel
+for the pytest plugin.
 """
 
 import errno
-import functools
-import http.server
 import socket
-import threading
+import sys
+from pathlib import Path
 
-MIME_TYPES = {
-    ".mjs": "text/javascript",
-    ".js": "text/javascript",
-    ".wasm": "application/wasm",
-    ".json": "application/json",
-    ".whl": "application/zip",
-    ".zip": "application/zip",
-    ".html": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-}
+# build.py runs from a checkout with the standard library only: the package is its folder.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from onetool_wasm.pytest_plugin.server import MIME_TYPES, make_server, start_server  # noqa: E402
 
-
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-
-    def end_headers(self):
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        # Another origin may load the runtime (a JupyterLite micropip-installing the wheels, a
-        # page embedding the sandbox): the files are public, and no cookie is ever read.
-        self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
-        self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("Cache-Control", "no-cache")
-        super().end_headers()
-
-
-class QuietSiteHandler(SiteHandler):
-    def log_message(self, format, *args):
-        pass
-
-
-class PlainSiteHandler(QuietSiteHandler):
-    """Like a plain static host: right MIME types, no COOP/COEP (so no SharedArrayBuffer)."""
-
-    def end_headers(self):
-        http.server.SimpleHTTPRequestHandler.end_headers(self)
-
-
-def make_server(directory, port: int = 0, host: str = "127.0.0.1", quiet: bool = False, isolated: bool = True):
-    handler_class = (QuietSiteHandler if quiet else SiteHandler) if isolated else PlainSiteHandler
-    handler = functools.partial(handler_class, directory=str(directory))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    server.url = f"http://{host}:{server.server_address[1]}"
-    return server
-
-
-def start_server(directory, port: int = 0, host: str = "127.0.0.1", isolated: bool = True):
-    """Serve `directory` from a daemon thread; call `server.shutdown()` to stop.
-    `isolated=False` serves it like a plain static host, without COOP/COEP."""
-    server = make_server(directory, port, host, quiet=True, isolated=isolated)
-    threading.Thread(target=server.serve_forever, name="site-server", daemon=True).start()
-    return server
+__all__ = ["MIME_TYPES", "PortUnavailable", "listen", "make_server", "serve", "start_server"]
 
 
 class PortUnavailable(Exception):

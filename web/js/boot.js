@@ -40,24 +40,29 @@ const MB = 1024 * 1024;
  *     pending}   pending: the snapshot to store with saveSnapshot(), or null
  */
 export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnapshot = true }) {
-  const manifest = await fetchJSON(manifestURL);
-  const site = siteOf(manifest, manifestURL);
-  const { loadPyodide } = await import(new URL("pyodide.mjs", site.indexURL).href);
-  const key = snapshotKey(manifest);
-
-  let reason;
-  let stale = false;
+  const phases = phaseClock();
   // Without cross-origin isolation the page stops a runaway command through a soft flag the
   // restored runtime answers too slowly (seconds): snapshots are kept for isolated pages.
   const isolated = globalThis.crossOriginIsolated === true;
   useSnapshot = useSnapshot && isolated;
-  const found = useSnapshot ? await findSnapshot(manifest, key)
+  // The record (~40 MB) is read from IndexedDB while the manifest and pyodide.mjs load.
+  const reading = useSnapshot ? readSnapshot().then((record) => ({ record }), (error) => ({ error })) : null;
+  const manifest = await fetchJSON(manifestURL);
+  const site = siteOf(manifest, manifestURL);
+  const { loadPyodide } = await import(new URL("pyodide.mjs", site.indexURL).href);
+  phases.mark("manifest");
+  const key = snapshotKey(manifest);
+
+  let reason;
+  let stale = false;
+  const found = useSnapshot ? await findSnapshot(manifest, key, reading)
     : { reason: isolated ? "snapshots are turned off" : "the page is not cross-origin isolated (COOP/COEP)" };
+  phases.mark("snapshotLookup");
   if (found.record) {
     try {
-      return await restore({ loadPyodide, manifest, site, key, record: found.record, onProgress });
+      return await restore({ loadPyodide, manifest, site, key, record: found.record, verified: found.verified, onProgress, phases });
     } catch (error) {
-      reason = `the snapshot could not be restored (${error?.message ?? error})`;
+      reason = error?.snapshotReason ?? `the snapshot could not be restored (${error?.message ?? error})`;
       stale = true;
     }
   } else {
@@ -65,7 +70,7 @@ export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnaps
   }
   // A bad record goes at once, so a failing snapshot is not tried again; the cold boot's replaces it.
   const cleared = stale ? deleteSnapshot().catch(() => undefined) : Promise.resolve();
-  const booted = await coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, makeSnapshot: useSnapshot });
+  const booted = await coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, makeSnapshot: useSnapshot, phases });
   return { ...booted, pending: booted.pending && { ...booted.pending, after: cleared } };
 }
 
@@ -81,27 +86,26 @@ export async function saveSnapshot(pending) {
 
 // --- the snapshot path ------------------------------------------------------------------------
 
-async function findSnapshot(manifest, key) {
+const CORRUPTED = "the snapshot is corrupted (checksum mismatch)";
+
+/** {record, verified: Promise<bool> (the memory's sha256, checked while Pyodide compiles)} or {reason, stale}. */
+async function findSnapshot(manifest, key, reading) {
   if (manifest.pyodideVersion !== PINNED_PYODIDE) {
     return { reason: `snapshots are only used with Pyodide ${PINNED_PYODIDE}, not ${manifest.pyodideVersion}` };
   }
-  let record;
-  try {
-    record = await readSnapshot();
-  } catch (error) {
-    return { reason: `the snapshot store could not be read (${error?.message ?? error})` };
-  }
+  const { record, error } = await reading;
+  if (error) return { reason: `the snapshot store could not be read (${error?.message ?? error})` };
   if (!record) return { reason: "no snapshot yet" };
   if (record.key !== key) return { reason: "the snapshot was made for another version of the site", stale: true };
   const { memory, files, fileIndex, sha256 } = record;
   if (!(memory instanceof Uint8Array) || !(files instanceof Uint8Array) || !Array.isArray(fileIndex) ||
-      typeof sha256 !== "string" || (await sha256Hex(memory)) !== sha256) {
-    return { reason: "the snapshot is corrupted (checksum mismatch)", stale: true };
+      typeof sha256 !== "string") {
+    return { reason: CORRUPTED, stale: true };
   }
-  return { record };
+  return { record, verified: sha256Hex(memory).then((hex) => hex === sha256, () => false) };
 }
 
-async function restore({ loadPyodide, manifest, site, key, record, onProgress }) {
+async function restore({ loadPyodide, manifest, site, key, record, verified, onProgress, phases }) {
   const started = performance.now();
   const size = record.memory.byteLength + record.files.byteLength;
   onProgress({ phase: "snapshot", loaded: 0, total: 1, boot: "snapshot", bootReason: null,
@@ -112,30 +116,35 @@ async function restore({ loadPyodide, manifest, site, key, record, onProgress })
     pyodide = await loadPyodide({
       ...baseOptions(site),
       _loadSnapshot: record.memory,
-      createPyodideModule: await moduleBigEnoughFor(record.memory, site),
+      createPyodideModule: await moduleBigEnoughFor(record.memory, site, verified),
       fsInit: async (FS) => unpackFiles(FS, record),
     });
   } finally {
     downloads.stop();
   }
+  phases.mark("restore");
   // A snapshot of something else restores fine and then lacks the runtime: check both.
   const marker = pyodide.globals.get(MARKER);
   if (marker !== key) throw new Error("the snapshot was not made by this site");
   pyodide.runPython(`${PRELOAD}\nimport random\nrandom.seed()`); // a restored PRNG would repeat itself
+  phases.mark("import");
   const restoreMs = Math.round(performance.now() - started);
   onProgress({ phase: "snapshot", loaded: 1, total: 1, message: `restored from the boot snapshot in ${restoreMs} ms` });
-  return { pyodide, manifest, pending: null, boot: { path: "snapshot", reason: null, restoreMs, snapshotBytes: size } };
+  return { pyodide, manifest, pending: null, boot: { path: "snapshot", reason: null, restoreMs, snapshotBytes: size, phases: phases.done() } };
 }
 
 // Pyodide 314.0.7 sets INITIAL_MEMORY to the snapshot's size, but its wasm exports its own
 // memory (30 MB at start), so restoring a bigger heap fails ("offset is out of bounds"). The
 // module is created as loadPyodide would, then grown to the heap's size before the copy.
-async function moduleBigEnoughFor(memory, site) {
+// The memory is only copied after this returns: its checksum (`verified`) is awaited here, so it
+// is computed while the wasm compiles.
+async function moduleBigEnoughFor(memory, site, verified) {
   const { default: createModule } = await import(new URL("pyodide.asm.mjs", site.indexURL).href);
   const header = new DataView(memory.buffer, memory.byteOffset, 8).getUint32(4, true); // header length
   const heap = memory.byteLength - header;
   return async (settings) => {
     const Module = await createModule(settings);
+    if (!(await verified)) throw Object.assign(new Error(CORRUPTED), { snapshotReason: CORRUPTED });
     if (Module.HEAP8.length < heap && !Module.growMemory(heap)) throw new Error(`cannot grow the memory to ${heap} bytes`);
     return Module;
   };
@@ -143,21 +152,32 @@ async function moduleBigEnoughFor(memory, site) {
 
 // --- the cold path --------------------------------------------------------------------------------
 
-async function coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, makeSnapshot }) {
+async function coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, makeSnapshot, phases }) {
   onProgress({ phase: "pyodide", loaded: 0, total: 1, boot: "cold", bootReason: reason,
                message: `cold boot (${reason}): loading Pyodide ${manifest.pyodideVersion}` });
-  const downloads = watchRuntime(manifest, site, onProgress, `Pyodide ${manifest.pyodideVersion}`);
+  // The site pack (the wheels installed, with .pyc) downloads while Pyodide loads.
+  const packURL = sitePackURL(manifest, site);
+  const label = `Pyodide ${manifest.pyodideVersion}${packURL ? ` and ${manifest.packages.length} packages` : ""}`;
+  const downloads = watchRuntime(manifest, site, onProgress, label, packURL);
   let pyodide;
+  let pack = null;
   try {
+    pack = packURL ? fetchPack(packURL, manifest.files[packURL.slice(site.root.length)].sha256) : null;
+    pack?.catch(() => undefined); // reported below, after Pyodide loaded
     pyodide = await loadPyodide({ ...baseOptions(site), _makeSnapshot: makeSnapshot });
+    phases.mark("loadPyodide");
+    pack = await pack?.catch((error) => void console.warn("onetool: the site pack could not be fetched:", error?.message ?? error));
+    phases.mark("packagesDownload");
   } finally {
     downloads.stop();
   }
   onProgress({ phase: "pyodide", loaded: 1, total: 1, message: `Pyodide ${pyodide.version} loaded` });
 
-  await loadPackages(pyodide, manifest, site, onProgress);
+  if (!(pack && installPack(pyodide, manifest, pack, onProgress))) await loadPackages(pyodide, manifest, site, onProgress, phases);
+  phases.mark("packagesInstall");
   onProgress({ phase: "runtime", loaded: 0, total: 1, message: "importing onetool_wasm" });
   pyodide.runPython(PRELOAD);
+  phases.mark("import");
 
   const boot = { path: "cold", reason, restoreMs: null, snapshotBytes: null };
   let pending = null;
@@ -168,8 +188,64 @@ async function coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, 
       console.warn("onetool: no boot snapshot this time:", error?.message ?? error);
       boot.snapshotError = String(error?.message ?? error);
     }
+    phases.mark("snapshotCapture");
   }
+  boot.phases = phases.done();
   return { pyodide, manifest, boot, pending };
+}
+
+// --- the site pack (tools/site_pack.py): every wheel installed, with .pyc, in one file -----------
+
+function sitePackURL(manifest, site) {
+  const path = manifest.sitePack;
+  return path && manifest.files?.[path] && Array.isArray(manifest.packages) ? new URL(path, site.root).href : null;
+}
+
+/** The pack's {files, index}; the browser checks its bytes against the manifest's sha256. */
+async function fetchPack(url, sha256) {
+  const integrity = `sha256-${btoa(String.fromCharCode(...sha256.match(/../g).map((h) => parseInt(h, 16))))}`;
+  const response = await fetch(url, { integrity });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return unpackPack(new Uint8Array(await response.arrayBuffer()));
+}
+
+const PACK_MAGIC = "OTPK1\n";
+
+/** Write the pack's files into site-packages, as loadPackage would have; false: it was not usable. */
+async function unpackPack(bytes) {
+  let raw = bytes;
+  if (raw[0] === 0x1f && raw[1] === 0x8b) { // gzip (a server that sent it decoded skips this)
+    raw = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  }
+  if (new TextDecoder().decode(raw.subarray(0, PACK_MAGIC.length)) !== PACK_MAGIC) throw new Error("not a site pack");
+  const length = new DataView(raw.buffer, raw.byteOffset + PACK_MAGIC.length, 4).getUint32(0, true);
+  const start = PACK_MAGIC.length + 4;
+  const index = JSON.parse(new TextDecoder().decode(raw.subarray(start, start + length)));
+  return { files: raw.subarray(start + length), index };
+}
+
+function installPack(pyodide, manifest, { files, index }, onProgress) {
+  const count = manifest.packages.length;
+  onProgress({ phase: "packages", loaded: 0, total: 1, message: `installing ${count} packages` });
+  try {
+    const root = pyodide.runPython("import pyodide._package_loader as _l; str(_l.SITE_PACKAGES)");
+    const FS = pyodide.FS;
+    const made = new Set();
+    for (const [path, offset, length] of index) {
+      const full = `${root}/${path}`;
+      const dir = full.slice(0, full.lastIndexOf("/"));
+      if (!made.has(dir)) { FS.mkdirTree(dir); made.add(dir); }
+      FS.writeFile(full, files.subarray(offset, offset + length));
+    }
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  } catch (error) {
+    console.warn("onetool: the site pack could not be installed, loading the wheels:", error?.message ?? error);
+    return false;
+  }
+  // What loadPackage records for a package of the lock file (the snapshot capture reads it).
+  for (const name of manifest.packages) pyodide.loadedPackages[name] = "default channel";
+  onProgress({ phase: "packages", loaded: 1, total: 1, message: `installed ${count} packages` });
+  return true;
 }
 
 function capture(pyodide, key) {
@@ -192,15 +268,17 @@ function capture(pyodide, key) {
   return { key, memory, files, fileIndex, makeMs: Math.round(performance.now() - started) };
 }
 
-async function loadPackages(pyodide, manifest, site, onProgress) {
+async function loadPackages(pyodide, manifest, site, onProgress, phases) {
+  phases.mark("packagesDownload");
   const wanted = manifest.packages;
   const errors = [];
   let installed = 0;
   const count = wanted.length;
   const message = () => `installing ${count} packages (${installed} done)`;
   const sizes = filesUnder(manifest, site, "wheels/");
-  const downloads = watchDownloads(sizes, ({ loaded, total }) =>
-    onProgress({ phase: "packages", loaded, total, message: `downloading ${count} packages: ${kb(loaded)} of ${kb(total)} kB` }));
+  const downloads = watchDownloads(sizes, ({ loaded, total }) => {
+    onProgress({ phase: "packages", loaded, total, message: `downloading ${count} packages: ${kb(loaded)} of ${kb(total)} kB` });
+  });
   onProgress({ phase: "packages", loaded: 0, total: downloads.total || count, message: message() });
   try {
     await pyodide.loadPackage(wanted, {
@@ -225,6 +303,21 @@ async function loadPackages(pyodide, manifest, site, onProgress) {
 
 // --- shared ------------------------------------------------------------------------------------
 
+/** Wall-clock ms per boot phase: mark(name) ends the phase `name` (a name marked twice keeps its first end). */
+function phaseClock() {
+  const phases = {};
+  let last = performance.now();
+  return {
+    mark(name) {
+      if (name in phases) return;
+      const now = performance.now();
+      phases[name] = Math.round(now - last);
+      last = now;
+    },
+    done: () => ({ ...phases }),
+  };
+}
+
 function baseOptions(site) {
   return {
     indexURL: site.indexURL,
@@ -244,8 +337,9 @@ function siteOf(manifest, manifestURL) {
 }
 
 /** Bytes of pyodide.asm.wasm and the standard library as "pyodide" progress. */
-function watchRuntime(manifest, site, onProgress, label) {
+function watchRuntime(manifest, site, onProgress, label, extraURL = null) {
   const names = ["pyodide.asm.wasm", "python_stdlib.zip"].map((name) => new URL(name, site.indexURL).href);
+  if (extraURL) names.push(extraURL);
   const sizes = Object.fromEntries(Object.entries(filesUnder(manifest, site, "")).filter(([url]) => names.includes(url)));
   return watchDownloads(sizes, ({ loaded, total }) =>
     onProgress({ phase: "pyodide", loaded, total, message: `downloading ${label}: ${(loaded / MB).toFixed(1)} of ${(total / MB).toFixed(1)} MB` }));

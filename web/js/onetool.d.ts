@@ -5,6 +5,8 @@
 
 /** Exit code of a command stopped by interrupt(). */
 export declare const INTERRUPTED_EXIT_CODE: 130;
+/** The event dispatched on the page's global object each time an instance has booted. */
+export declare const READY_EVENT: "onetool-ready";
 
 export type StorageOptions =
   | { kind: "indexeddb"; name?: string }
@@ -159,7 +161,8 @@ export interface OneToolOptions {
   builtinCommands?: BuiltinCommandsOptions | false;
   resourcePolicy?: ResourcePolicy;
   onProgress?: (event: ProgressEvent) => void;
-  /** Default: worker.js beside onetool.js. */
+  /** Default: worker.js beside onetool.js. On another origin than the page, it is started
+   *  through a same-origin blob: module worker that imports it (docs/EMBEDDING.md). */
   workerURL?: string | URL;
   /** How long interrupt() waits for Python before replacing the worker (default 3000). */
   interruptGraceMs?: number;
@@ -245,6 +248,8 @@ export interface OneToolInfo {
   bootReason: string | null;
   snapshotRestoreMs: number | null;
   snapshotBytes: number | null;
+  /** Milliseconds per boot phase, in order (manifest, loadPyodide, packagesInstall, import...). */
+  bootPhases: Record<string, number> | null;
 }
 
 /** The detail of a OneTool "restarted" event: its worker was replaced and its session

@@ -29,7 +29,8 @@
 //                    maxOutputArtifactBytes}
 //   onProgress      ({phase, loaded, total, message}) -> void   phases: worker, pyodide,
 //                   packages, runtime, ready (again after a worker is replaced)
-//   workerURL       default: worker.js beside this file
+//   workerURL       default: worker.js beside this file; on another origin than the page it
+//                   starts through a same-origin blob: worker (shared-worker-pool.js)
 //   interruptGraceMs  how long interrupt() waits for Python before replacing the worker (3000)
 //   sharedInterrupt   use the SharedArrayBuffer interrupt when cross-origin isolated (true)
 //   shared          true: share the page's one worker and Pyodide with the other shared
@@ -60,6 +61,8 @@
 import { WorkerPool, sharedPool } from "./shared-worker-pool.js";
 
 export const INTERRUPTED_EXIT_CODE = 130;
+/** Dispatched on the page's global object each time an instance has booted. */
+export const READY_EVENT = "onetool-ready";
 const DEFAULT_GRACE_MS = 3000;
 // A run that ends with one of these errors ended because of interrupt().
 const INTERRUPTED = new Set(["WorkerReplaced", "Interrupted"]);
@@ -100,6 +103,7 @@ export class OneTool extends EventTarget {
       bootReason: null, // why a cold boot did not restore the snapshot
       snapshotRestoreMs: null,
       snapshotBytes: null,
+      bootPhases: null, // ms per boot phase, in order (docs/BROWSER.md)
     };
   }
 
@@ -158,8 +162,10 @@ export class OneTool extends EventTarget {
     const info = await this.booting;
     this.info.pyodideVersion = info.pyodideVersion;
     this.info.onetoolVersion = info.onetoolVersion ?? null;
-    for (const key of ["boot", "bootReason", "snapshotRestoreMs", "snapshotBytes"]) this.info[key] = info[key] ?? null;
+    for (const key of ["boot", "bootReason", "snapshotRestoreMs", "snapshotBytes", "bootPhases"]) this.info[key] = info[key] ?? null;
     this.info.bootMs = Math.round(performance.now() - started);
+    // offline.js waits for this before its service worker caches the site (no competing downloads).
+    globalThis.dispatchEvent?.(new Event(READY_EVENT));
     return this;
   }
 

@@ -165,7 +165,7 @@ export class WorkerPool {
 
   /** Start a worker and boot Pyodide in it, with no session yet (worker.py `pool`). */
   boot() {
-    const worker = new Worker(this.workerURL, { type: "module", name: "onetool" });
+    const worker = startModuleWorker(this.workerURL);
     counts.started += 1;
     counts.alive += 1;
     this.worker = worker;
@@ -256,6 +256,28 @@ function interruptedError() {
   const error = new Error("interrupted: the command was stopped before it finished");
   error.name = "Interrupted";
   return error;
+}
+
+// A module worker can only be created from the page's own origin (`new Worker(url)` with
+// another origin's URL throws a SecurityError). When the runtime is served from another origin
+// (a page on A importing https://B/onetool/js/onetool.js, docs/EMBEDDING.md), the worker is a
+// same-origin blob: module that imports B's worker.js: there import.meta.url is still B's, so
+// the manifest, Pyodide and the wheels load from B (which must send CORS headers, and CORP when
+// the page is cross-origin isolated). The blob URL is kept: the worker is replaced with it too.
+const blobWorkerURLs = new Map(); // worker URL -> blob: URL of its same-origin wrapper
+function startModuleWorker(workerURL) {
+  const url = new URL(workerURL, globalThis.location?.href);
+  const options = { type: "module", name: "onetool" };
+  if (!globalThis.location || url.origin === globalThis.location.origin || url.protocol === "blob:") {
+    return new Worker(url, options);
+  }
+  let wrapper = blobWorkerURLs.get(url.href);
+  if (!wrapper) {
+    const source = `import ${JSON.stringify(url.href)};\n`;
+    wrapper = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    blobWorkerURLs.set(url.href, wrapper);
+  }
+  return new Worker(wrapper, options);
 }
 
 function sleep(ms) {

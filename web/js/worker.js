@@ -67,6 +67,7 @@ async function init({ interruptBuffer = null, ...options }) {
   progress({ phase: "runtime", loaded: 0, total: 1, message: `opening the ${options.storage?.kind ?? ""} file system` });
   const entry = pyodide.pyimport("onetool_wasm.browser.worker");
   const { json, buffers } = encode(options);
+  const starting = performance.now();
   try {
     api = await entry.start(json, buffers);
   } catch (error) {
@@ -83,6 +84,7 @@ async function init({ interruptBuffer = null, ...options }) {
     bootReason: boot.reason,
     snapshotRestoreMs: boot.restoreMs,
     snapshotBytes: boot.snapshotBytes,
+    bootPhases: { ...boot.phases, start: Math.round(performance.now() - starting) }, // ms per phase (boot.js)
     ...JSON.parse(api.info),
   };
 }
