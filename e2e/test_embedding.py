@@ -178,10 +178,9 @@ def test_a_page_on_another_origin_embeds_the_runtime(runtime_folder, runtime_url
     # The page's origin served only the page; everything else came from the runtime's origin.
     assert recorder.origins() == {page_url, runtime_url}
     assert recorder.paths_from(page_url) == {"index.html"}
-    version = json.loads((runtime_folder / "onetool-manifest.json").read_text())["version"]
     assert {"js/onetool.js", "js/sandbox-element.js", "js/worker.js", "css/sandbox.css", "onetool-manifest.json",
             "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
-            f"wheels/onetool_wasm-{version}-py3-none-any.whl"} <= recorder.paths_from(runtime_url)
+            "boot/site-packages.bin"} <= recorder.paths_from(runtime_url)
 
     if isolated:
         # The blob: worker inherits the page's isolation: the shared-memory interrupt stops a
