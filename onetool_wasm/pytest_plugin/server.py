@@ -5,6 +5,7 @@ benches start one in a background thread (`start_server`, port 0 picks a free po
 
 import functools
 import http.server
+import sys
 import threading
 
 MIME_TYPES = {
@@ -69,10 +70,18 @@ class PlainSiteHandler(QuietSiteHandler):
         http.server.SimpleHTTPRequestHandler.end_headers(self)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A browser that stops reading (a navigation, a closed page) is not the server's error.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(directory, port: int = 0, host: str = "127.0.0.1", quiet: bool = False, isolated: bool = True):
     handler_class = (QuietSiteHandler if quiet else SiteHandler) if isolated else PlainSiteHandler
     handler = functools.partial(handler_class, directory=str(directory))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server = SiteServer((host, port), handler)
     server.daemon_threads = True
     server.memory_files, server.upload_paths = {}, set()
     server.url = f"http://{host}:{server.server_address[1]}"
