@@ -168,6 +168,6 @@ def test_a_missing_command_gives_a_clear_error():
 
 def test_pyodide_says_stdio_needs_a_subprocess(monkeypatch):
     monkeypatch.setattr(sys, "platform", "emscripten")
-    with pytest.raises(McpUnavailable, match="Pyodide cannot start processes; connecting to a server over "
-                                             "streamable HTTP through the page's fetch is not supported yet"):
+    with pytest.raises(McpUnavailable, match="Pyodide cannot start processes; connect to a server over "
+                                             "streamable HTTP instead"):
         McpProvider("notes", sys.executable, [SERVER])

@@ -175,6 +175,7 @@ const tool = await createOneTool({
   confirm: (request) => (request.kind === "write" ? "approved" : { approved: false }),
   onProgress: ({ phase, loaded, total }) => console.log(phase, loaded / total),
   executionPolicy: { deadlineMs: 1000 }, builtinCommands: false,
+  providers: [{ namespace: "notes", mcp: "https://example.test/mcp", headers: { authorization: "Bearer x" } }],
 });
 const execution: RunExecution = await tool.runDetailed("ls");
 const code: number = execution.exitCode === INTERRUPTED_EXIT_CODE ? 1 : 0;

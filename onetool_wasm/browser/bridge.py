@@ -14,6 +14,7 @@ import json
 from typing import Any, Awaitable, Callable, Mapping
 
 from ..adapters import FetchResponse, SearchHit
+from ..catalog.mcp_http import connect_mcp_http
 from ..catalog.openapi import OpenApiProvider
 from ..catalog.operations import FunctionProvider, OperationError, Provider
 from ..catalog.transport import Response
@@ -62,6 +63,11 @@ class PageBridge:
     async def _provider(self, descriptor: Mapping[str, Any]) -> Provider:
         if descriptor.get("type") == "openapi":
             return await self._openapi_provider(descriptor)
+        if descriptor.get("type") == "mcp":
+            namespace = descriptor["namespace"]
+            return await connect_mcp_http(namespace, descriptor["mcp"], transport=PageTransport(self, namespace),
+                                          headers=descriptor.get("headers"), summary=descriptor.get("summary"),
+                                          secrets=descriptor.get("secrets") or ())
         namespace = descriptor["namespace"]
         operations = [self._operation(namespace, op) for op in descriptor.get("operations") or ()]
         return FunctionProvider(namespace, operations, descriptor.get("summary") or "", descriptor.get("secrets") or ())
@@ -121,7 +127,7 @@ class PageFetch:
 
 
 class PageTransport:
-    """OpenApiProvider's HTTP through the page's `fetch` (or the provider's own)."""
+    """OpenApiProvider's and MCP-over-HTTP providers' HTTP through the page's `fetch` (or the provider's own)."""
 
     def __init__(self, bridge: PageBridge, namespace: str) -> None:
         self.bridge = bridge

@@ -17,8 +17,8 @@ operation:
 
 A tool's error result is an OperationError with its text. A server that cannot start, or
 that ends during a call, is an OperationError naming the server, with the end of its stderr.
-Inside Pyodide there are no subprocesses: McpProvider says so (streamable HTTP through the
-page's fetch is not supported yet).
+Inside Pyodide there are no subprocesses: McpProvider says so (a server over streamable HTTP,
+through the page's fetch, is connect_mcp_http in mcp_http.py).
 """
 from __future__ import annotations
 
@@ -34,8 +34,9 @@ from typing import Any, Iterable, Mapping, Sequence
 from .operations import Operation, OperationError, Provider, _check_name
 
 PYODIDE_MESSAGE = ("McpProvider runs the MCP server as a subprocess over stdio, and Pyodide cannot start "
-                   "processes; connecting to a server over streamable HTTP through the page's fetch is not "
-                   "supported yet (register the tools with FunctionProvider, calling fetch from a handler)")
+                   "processes; connect to a server over streamable HTTP instead, through the page's fetch: "
+                   "await connect_mcp_http(namespace, url, transport=...) (onetool_wasm.catalog.mcp_http), "
+                   "or in the page the provider {namespace, mcp: url}")
 STDERR_TAIL = 2000  # characters of the server's stderr quoted in an error
 
 
@@ -87,11 +88,7 @@ class McpProvider(Provider):
         return self._connection.closed
 
     def _operation(self, tool: Any) -> Operation:
-        name = tool.name
-        try:
-            _check_name(name, "operation name")
-        except ValueError:
-            name = "".join("_" if ch.isspace() or ch in ":|;&\"'" else ch for ch in name) or "tool"
+        name = operation_name(tool.name)
         description = (tool.description or "").strip()
         title = getattr(tool, "title", None) or getattr(getattr(tool, "annotations", None), "title", None)
         return Operation(namespace=self.namespace, name=name, handler=self._handler(tool.name),
@@ -120,6 +117,15 @@ class McpProvider(Provider):
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def operation_name(tool_name: str) -> str:
+    """A tool's name as an operation name: characters `api` cannot parse become `_`."""
+    try:
+        _check_name(tool_name, "operation name")
+    except ValueError:
+        return "".join("_" if ch.isspace() or ch in ":|;&\"'" else ch for ch in tool_name) or "tool"
+    return tool_name
 
 
 def kind_from_annotations(annotations: Any) -> str | None:

@@ -94,7 +94,21 @@ export interface OpenApiProvider {
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
-export type Provider = JsProvider | OpenApiProvider;
+/** The tools of an MCP server over streamable HTTP, as operations; HTTP goes through the
+ *  page's fetch (or `fetch`), so the server must allow CORS and expose `Mcp-Session-Id`. */
+export interface McpProvider {
+  namespace: string;
+  /** The server's MCP endpoint, e.g. "https://host/mcp". */
+  mcp: string | URL;
+  /** Sent with every request (e.g. authorization); their values are redacted. */
+  headers?: Record<string, string> | null;
+  summary?: string | null;
+  /** Values redacted wherever they would reach the model. */
+  secrets?: string[];
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+}
+
+export type Provider = JsProvider | OpenApiProvider | McpProvider;
 
 export interface OutputLimits {
   maxLines?: number;

@@ -16,7 +16,9 @@
 //   providers       [{namespace, summary, secrets: [values to redact], operations: [{name,
 //                     summary, description, kind, inputSchema, outputSchema, handler(input) -> result}]}
 //                    | {namespace, openapi: url | document, baseUrl, headers, query, summary,
-//                       fetch?: (url, init) -> Response}]   (HTTP goes through the page's fetch)
+//                       fetch?: (url, init) -> Response}   (HTTP goes through the page's fetch)
+//                    | {namespace, mcp: url of an MCP server (streamable HTTP), headers, summary,
+//                       secrets, fetch?}]   (its tools as operations; the server must allow CORS)
 //   outputLimits    {maxLines, maxBytes}
 //   grammar         "bash" (default: the bash-compatible shell) | "strict" (the upstream grammar)
 //   shellSession    true: variables, functions and the cwd carry over between runs (default false)
@@ -272,7 +274,7 @@ class ProviderHandlers {
 
   /** What the worker needs: everything but functions (OpenAPI documents still as URLs). */
   descriptors() {
-    return this.providers.map((p) => (p.openapi !== undefined ? openApiDescriptor(p) : jsDescriptor(p)));
+    return this.providers.map((p) => (p.openapi !== undefined ? openApiDescriptor(p) : p.mcp !== undefined ? mcpDescriptor(p) : jsDescriptor(p)));
   }
 
   handler(namespace, name) {
@@ -304,6 +306,10 @@ function jsDescriptor({ namespace, summary = "", operations = [], secrets = [] }
 
 function openApiDescriptor({ namespace = null, summary = null, openapi, baseUrl = null, headers = null, query = null }) {
   return { type: "openapi", namespace, summary, openapi, baseUrl, headers, query };
+}
+
+function mcpDescriptor({ namespace, mcp, headers = null, summary = null, secrets = [] }) {
+  return { type: "mcp", namespace, mcp: String(mcp), headers, summary, secrets };
 }
 
 // --- values ----------------------------------------------------------------------------------
