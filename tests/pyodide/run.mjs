@@ -139,7 +139,10 @@ sys.path.append(REPO)  # as with "python -m pytest" on CPython: tests importable
 
 import pytest
 named = [a for a in ARGS if not a.startswith("-") and os.path.exists(a.split("::")[0])]
-exit_code = int(pytest.main([*ARGS, "-p", "no:cacheprovider", *([] if named else ["tests"])]))
+# onetool_wasm was imported above, before pytest marked its pytest plugin's package for assertion
+# rewriting: that warning says only that, so it is not shown.
+QUIET = ["-W", "ignore:Module already imported so cannot be rewritten; onetool_wasm:pytest.PytestAssertRewriteWarning"]
+exit_code = int(pytest.main([*ARGS, *QUIET, "-p", "no:cacheprovider", *([] if named else ["tests"])]))
 exit_code
 `;
 
