@@ -245,6 +245,20 @@ def test_the_interrupt_signal_raises_only_inside_a_command() -> None:
     assert seen == ["raised"]
 
 
+def test_the_interrupt_signal_after_the_command_leaves_it_to_the_cancel_flag() -> None:
+    # The signal lands in `_execute` itself, outside its `try` (here: while it reads the
+    # cancel flag). Raising there would escape to the event loop as a page error.
+    import sys
+    from onetool_wasm.browser.session import on_interrupt_signal
+
+    def cancelled() -> bool:
+        on_interrupt_signal(2, sys._getframe())
+        return True
+
+    s = start(session(storage={"kind": "memory"}, cancelled=cancelled))
+    assert zero_duration(handle(s, "run", line="echo x")) == INTERRUPTED
+
+
 # -- several instances in one worker (BrowserSessions) ----------------------------------------------
 
 def sessions(pages: dict[str, FakePage], cancelled: set[str] | None = None, db: FakeDatabase | None = None):

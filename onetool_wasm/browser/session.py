@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from .. import __version__
 from ..presentation import present
@@ -101,7 +101,7 @@ class BrowserSession:
     async def _execute(self, line: str) -> RunExecution:
         started = time.perf_counter()
         try:
-            execution = await self.runtime.run_detailed(line)
+            execution = await _interruptible(self.runtime.run_detailed(line))
         except (KeyboardInterrupt, asyncio.CancelledError):
             return await self._interrupted(line, started)
         if self.cancelled():
@@ -193,18 +193,25 @@ class BrowserSessions:
         return info
 
 
+async def _interruptible(command: Awaitable[RunExecution]) -> RunExecution:
+    """The command's own frames: the interrupt signal raises KeyboardInterrupt only below
+    this one, which runs only while `_execute` awaits it inside its `try`."""
+    return await command
+
+
 def on_interrupt_signal(signum: int, frame: Any) -> None:
     """SIGINT handler for the worker (the shared interrupt buffer): raise KeyboardInterrupt
     only inside a running command, where `_execute` catches it. Anywhere else (the event
-    loop's own code between two steps of a command) it would escape the loop as an uncaught
-    error; there the cancel flag, still set, stops the command instead."""
+    loop's own code between two steps of a command, or `_execute` itself before or after its
+    `try`) it would escape the loop as an uncaught error; there the cancel flag, still set,
+    stops the command instead."""
     while frame is not None:
-        if frame.f_code is _EXECUTE_CODE:
+        if frame.f_code is _INTERRUPTIBLE_CODE:
             raise KeyboardInterrupt
         frame = frame.f_back
 
 
-_EXECUTE_CODE = BrowserSession._execute.__code__
+_INTERRUPTIBLE_CODE = _interruptible.__code__
 
 
 def execution_to_dict(execution: RunExecution) -> dict[str, Any]:
