@@ -31,6 +31,7 @@ from pathlib import Path
 from tools import pins
 from tools.pyodide_lock import write_lock
 from tools.runtime_dist import build_and_report
+from tools.boot_snapshot import write_boot_snapshot
 from tools.site_pack import write_site_pack
 from tools.wheels import build_rpds_shim, sha256_file, wheel_metadata
 
@@ -47,6 +48,7 @@ SITE_WHEELS = SITE / "wheels"
 TEST_LOCK_DIR = DIST / "pyodide-test"
 MANIFEST_NAME = "onetool-manifest.json"  # read by web/js/boot.js
 SITE_PACK = "boot/site-packages.bin"  # the wheels installed + .pyc, for boot.js (tools/site_pack.py)
+BOOT_SNAPSHOT = "boot/snapshot.bin"  # Pyodide's memory with the runtime imported (tools/boot_snapshot.py)
 NODE_RUNNER = ROOT / "tests" / "pyodide" / "run.mjs"
 # JS Promise Integration, so that asyncio.run works inside Pyodide (Node 20 has no other spelling).
 NODE_FLAGS = ("--experimental-wasm-stack-switching",)
@@ -345,9 +347,10 @@ def build_site() -> None:
     site_wheels = copy_files([project, shim, *(pinned[f] for f in pins.SITE_WHEELS)], SITE_WHEELS)
     write_site_pack(site_wheels, package, SITE / SITE_PACK, CACHE / "site-pack")
     site_lock = write_lock(SITE_PYODIDE / "pyodide-lock.json", info, site_wheels)
-    write_manifest(SITE, info, site_lock, project)
+    snapshot = write_boot_snapshot(SITE_PYODIDE, SITE / SITE_PACK, SITE / BOOT_SNAPSHOT, CACHE / "boot-snapshot")
+    write_manifest(SITE, info, site_lock, project, snapshot)
     # The embeddable runtime (docs/EMBEDDING.md): dist/runtime/onetool-wasm-web-<version>/ + .tgz
-    build_and_report(SITE, DIST / "runtime", lambda folder: write_manifest(folder, info, site_lock, project))
+    build_and_report(SITE, DIST / "runtime", lambda folder: write_manifest(folder, info, site_lock, project, snapshot))
 
     reset_dir(TEST_LOCK_DIR)
     test_wheels = copy_files([pinned[f] for f in pins.TEST_WHEELS], TEST_LOCK_DIR / "wheels")
@@ -436,14 +439,16 @@ def copy_web(site: Path) -> None:
         shutil.copytree(web, site, dirs_exist_ok=True)
 
 
-def write_manifest(site: Path, info: dict, lock: dict, project: Path) -> None:
+def write_manifest(site: Path, info: dict, lock: dict, project: Path, snapshot: dict | None = None) -> None:
     """onetool-manifest.json: what web/js/boot.js loads (URLs relative to the site's root).
 
     `files` lists every file of the site but the manifest itself with its size and sha256
     (web/sw.js caches them for offline use; boot.js reads the sizes as download totals);
     `siteHash` is the sha256 of that list, so it changes whenever any file does: it names the
     service worker's cache and is part of the key of the boot snapshot, with `lockSha256`
-    (the lock file, which holds each wheel's sha256) and `wheels` (file name -> sha256)."""
+    (the lock file, which holds each wheel's sha256) and `wheels` (file name -> sha256).
+    `bootSnapshot` {path, key, memoryBytes, sitePackages} is the site's boot snapshot
+    (tools/boot_snapshot.py)."""
     files = site_files(site)
     lock_file = site / "pyodide" / "pyodide-lock.json"
     manifest = {
@@ -457,6 +462,9 @@ def write_manifest(site: Path, info: dict, lock: dict, project: Path) -> None:
         "lockSha256": sha256_file(lock_file),
         "wheels": {path.split("/")[-1]: entry["sha256"] for path, entry in files.items() if path.startswith("wheels/")},
         "sitePack": SITE_PACK if SITE_PACK in files else None,  # the `packages` installed, one file
+        "bootSnapshot": {"path": BOOT_SNAPSHOT, "key": snapshot["key"], "memoryBytes": snapshot["memoryBytes"],
+                         "sitePackages": snapshot["sitePackages"]}
+        if snapshot and BOOT_SNAPSHOT in files and SITE_PACK in files else None,
         "siteHash": hashlib.sha256("".join(f"{path} {entry['sha256']}\n" for path, entry in files.items())
                                    .encode()).hexdigest(),
         "files": files,

@@ -66,4 +66,5 @@ def test_new_contexts_restore_the_sessions_boot_snapshot(onetool_new_page, oneto
     for page in (seeded, fresh):
         page.goto(onetool_site_url + "test-harness.html")
         boots.append(page.evaluate("async () => (await OneTool.createOneTool({storage: {kind: 'memory'}})).info"))
-    assert [(info["boot"], info["bootReason"]) for info in boots] == [("snapshot", None), ("cold", "no snapshot yet")]
+    # Seeded: the session's snapshot, from IndexedDB; fresh: a first visit, the site's snapshot.
+    assert [(info["boot"], info["snapshotSource"]) for info in boots] == [("snapshot", "stored"), ("snapshot", "site")]

@@ -18,7 +18,7 @@ SEED = """{
 
 @pytest.fixture(scope="module")
 def booted(onetool_page_factory, onetool_site_url, harness):
-    page = onetool_page_factory(onetool_site_url, boot_snapshot=False)  # a first visit: a cold boot
+    page = onetool_page_factory(onetool_site_url, boot_snapshot=False)  # a first visit: the site's snapshot
     harness.open(page, onetool_site_url)
     info = harness.create(page, SEED)
     yield page, info
@@ -43,15 +43,15 @@ def test_boot_reports_progress_and_info(booted):
     page, info = booted
     phases = page.evaluate("window.progress.map(p => p.phase)")
     assert [phase for i, phase in enumerate(phases) if i == 0 or phases[i - 1] != phase] == [
-        "worker", "pyodide", "packages", "runtime", "ready"]
+        "worker", "snapshot", "pyodide", "snapshot", "runtime", "ready"]
     assert page.evaluate("window.progress.at(-1)") == {"phase": "ready", "loaded": 1, "total": 1, "message": "ready"}
     assert info["pyodideVersion"] == "314.0.7"
     assert info["storage"] == {"kind": "memory"}
     assert info["crossOriginIsolated"] is True and info["sharedInterrupt"] is True
     assert info["restarts"] == 0 and info["bootMs"] > 0
-    assert info["onetoolVersion"] == __version__ and info["boot"] == "cold"
-    assert list(info["bootPhases"]) == ["manifest", "snapshotLookup", "loadPyodide", "packagesDownload",
-                                        "packagesInstall", "import", "snapshotCapture", "start"]
+    assert info["onetoolVersion"] == __version__
+    assert (info["boot"], info["snapshotSource"], info["bootReason"]) == ("snapshot", "site", None)
+    assert list(info["bootPhases"]) == ["manifest", "snapshotLookup", "restore", "import", "start"]
 
 
 def test_first_run_and_a_pipeline(page):

@@ -1,9 +1,12 @@
-"""The boot snapshot (web/js/boot.js, snapshot-store.js): a repeat visit restores Pyodide's memory
-instead of starting it; a bad snapshot falls back to a cold boot and is replaced.
+"""The boot snapshot (web/js/boot.js, snapshot-store.js): a first visit restores the site's
+snapshot (boot/snapshot.bin, made at build time), a repeat visit the one stored in IndexedDB,
+instead of starting Pyodide; a bad stored snapshot falls back to the site's (or, without one,
+to a cold boot) and is replaced.
 
 Each test has its own browser context (own IndexedDB). The plugin writes the session's boot
 snapshot into it first (onetool_wasm/pytest_plugin/snapshot.py), so the first boot restores it;
-the repeat-visit test asks for a fresh profile instead, whose first boot is cold.
+the first-visit tests ask for a fresh profile instead (and the cold one takes the site's
+snapshot away).
 """
 import re
 
@@ -97,29 +100,77 @@ def close_tool(page):
     page.evaluate("() => tool.close()")
 
 
-def test_repeat_visit_boots_from_the_snapshot_with_the_same_results(onetool_new_page, onetool_site_url, harness, fresh_db_name):
-    page = onetool_new_page(boot_snapshot=False)  # a fresh profile: the first boot is cold
+# What COMMANDS answer on a cold boot (the first test checks it); every boot path must agree.
+# Each entry: the whole answer, or the start of it (...).
+EXPECTED = [
+    "1 [exit:0]",
+    "wrote 5B to /notes/new.txt\nhello [exit:0]",
+    "[error] api: invalid input for shop:addItem (1 problem):...",
+    '{\n  "added": {\n    "name": "pen",\n    "price": 2\n  }\n} [exit:0]',
+    "2 [exit:0]",
+    "new.txt\ntodo.txt [exit:0]",
+]
+SITE_SNAPSHOT_GONE = re.compile(r"the site's boot snapshot could not be fetched \(http://[^ ]+/boot/snapshot\.bin: "
+                                r"Failed to fetch \(missing, or not the file the manifest lists\)\)")
+
+
+def assert_expected(answers):
+    assert len(answers) == len(EXPECTED), answers
+    for want, got in zip(EXPECTED, answers):
+        assert got.startswith(want[:-3]) if want.endswith("...") else got == want, (want, got)
+
+
+def without_site_snapshot(page):
+    """The site's boot snapshot answers 404 in this context (a site built without one)."""
+    page.route("**/boot/snapshot.bin", lambda route: route.fulfill(status=404, body="gone"))
+    page.watch.allow_console_error("the server responded with a status of 404")
+
+
+def test_a_cold_boot_stores_a_snapshot_that_the_repeat_visit_restores(onetool_new_page, onetool_site_url, harness, fresh_db_name):
+    page = onetool_new_page(boot_snapshot=False)  # a fresh profile, and no site snapshot: a cold boot
+    without_site_snapshot(page)
     db = fresh_db_name()
     info = boot(page, onetool_site_url, harness, db)
-    assert (info["boot"], info["bootReason"]) == ("cold", "no snapshot yet")
-    assert phases(page) == ["worker", "pyodide", "packages", "runtime", "ready"]
-    first = page.evaluate("window.progress.find(p => p.phase === 'pyodide')")
-    assert (first["boot"], first["bootReason"]) == ("cold", "no snapshot yet")
+    assert info["boot"] == "cold" and info["snapshotSource"] is None
+    assert SITE_SNAPSHOT_GONE.fullmatch(info["bootReason"]), info["bootReason"]
+    assert phases(page) == ["worker", "snapshot", "pyodide", "packages", "runtime", "ready"]
+    first = page.evaluate("window.progress.find(p => p.boot === 'cold')")
+    assert first["phase"] == "pyodide" and first["bootReason"] == info["bootReason"]
     cold = run_all(page)
-    assert cold[0] == "1 [exit:0]"
-    assert cold[2].startswith("[error] api: invalid input for shop:addItem (1 problem):")
+    assert_expected(cold)
     record = stored_snapshot(page)
     assert record["key"] == record["expectedKey"] and record["checksumOk"] is True
     assert record["files"] > 100 and record["size"] > 10_000_000
     close_tool(page)
 
     info = boot(page, onetool_site_url, harness, db)
-    assert (info["boot"], info["bootReason"]) == ("snapshot", None)
+    assert (info["boot"], info["snapshotSource"], info["bootReason"]) == ("snapshot", "stored", None)
     assert info["snapshotRestoreMs"] > 0 and info["snapshotBytes"] > 10_000_000
     assert phases(page) == ["worker", "snapshot", "pyodide", "snapshot", "runtime", "ready"]
     assert page.evaluate("window.progress.at(-1)") == {"phase": "ready", "loaded": 1, "total": 1, "message": "ready"}
     # The same commands, the same answers (the file written by the first visit is in the store).
     assert run_all(page) == cold
+
+
+def test_a_first_visit_restores_the_sites_snapshot_and_stores_it(onetool_new_page, onetool_site_url, harness, fresh_db_name):
+    page = onetool_new_page(boot_snapshot=False)  # a fresh profile: nothing stored yet
+    db = fresh_db_name()
+    info = boot(page, onetool_site_url, harness, db)
+    assert (info["boot"], info["snapshotSource"], info["bootReason"]) == ("snapshot", "site", None)
+    assert info["snapshotBytes"] > 10_000_000
+    assert list(info["bootPhases"]) == ["manifest", "snapshotLookup", "restore", "import", "start"]
+    assert phases(page) == ["worker", "snapshot", "pyodide", "snapshot", "runtime", "ready"]
+    first = page.evaluate("window.progress.find(p => p.phase === 'snapshot')")
+    assert first["message"].startswith("restoring from the site's boot snapshot (")
+    assert_expected(run_all(page))
+    # The site's snapshot is stored: the next visit restores it from IndexedDB.
+    record = stored_snapshot(page)
+    assert record["key"] == record["expectedKey"] and record["checksumOk"] is True
+    assert record["files"] > 100 and record["size"] > 10_000_000
+    close_tool(page)
+    info = boot(page, onetool_site_url, harness, db)
+    assert (info["boot"], info["snapshotSource"]) == ("snapshot", "stored")
+    assert run_all(page, COMMANDS[:1] + COMMANDS[-1:]) == [EXPECTED[0], EXPECTED[-1]]
 
 
 def test_two_restores_give_different_random_values(onetool_watched_page, onetool_site_url, harness, fresh_db_name):
@@ -135,14 +186,17 @@ def test_two_restores_give_different_random_values(onetool_watched_page, onetool
     assert values[0] != values[1]
 
 
-@pytest.mark.parametrize("kind, reason", [
+BAD = [
     ("stale", "the snapshot was made for another version of the site"),
     ("corrupted", "the snapshot is corrupted (checksum mismatch)"),
     ("garbage", "the snapshot could not be restored (Snapshot has invalid magic number)"),
     ("foreign", "the snapshot could not be restored (the snapshot was not made by this site)"),
-])
-def test_a_bad_snapshot_falls_back_to_a_cold_boot_and_is_replaced(onetool_watched_page, onetool_site_url, harness, fresh_db_name, kind, reason):
-    page = onetool_watched_page  # holds the session's boot snapshot (the plugin's seeding)
+]
+
+
+@pytest.mark.parametrize("kind, reason", BAD)
+def test_a_bad_stored_snapshot_falls_back_to_the_sites_and_is_replaced(onetool_watched_page, onetool_site_url, harness, fresh_db_name, kind, reason):
+    page = onetool_watched_page
     db = fresh_db_name()
     assert boot(page, onetool_site_url, harness, db)["boot"] == "snapshot"
     assert run_all(page, ["write /keep.txt kept && cat /keep.txt"]) == ["wrote 4B to /keep.txt\nkept [exit:0]"]
@@ -151,12 +205,39 @@ def test_a_bad_snapshot_falls_back_to_a_cold_boot_and_is_replaced(onetool_watche
     page.evaluate(TAMPER_JS, kind)
 
     info = boot(page, onetool_site_url, harness, db)
-    assert (info["boot"], info["bootReason"]) == ("cold", reason)
-    first = page.evaluate("window.progress.find(p => p.boot === 'cold')")
-    assert first["phase"] == "pyodide" and first["bootReason"] == reason and first["message"].startswith(f"cold boot ({reason})")
+    assert (info["boot"], info["snapshotSource"], info["bootReason"]) == ("snapshot", "site", reason)
+    # A failed restore's start is followed by the next path's, which says why.
+    site = page.evaluate("window.progress.find(p => p.boot && p.message.startsWith(\"restoring from the site's\"))")
+    assert (site["phase"], site["boot"], site["bootReason"]) == ("snapshot", "snapshot", reason)
     assert run_all(page, ["cat /keep.txt", "cat /notes/todo.txt"]) == ["kept [exit:0]", "buy milk\nwrite tests [exit:0]"]
     new = stored_snapshot(page, not_before=old["createdAt"])
     assert new["key"] == new["expectedKey"] and new["checksumOk"] is True
     close_tool(page)
-    assert boot(page, onetool_site_url, harness, db)["boot"] == "snapshot"
+    info = boot(page, onetool_site_url, harness, db)
+    assert (info["boot"], info["snapshotSource"]) == ("snapshot", "stored")
+    assert run_all(page, ["cat /keep.txt"]) == ["kept [exit:0]"]
+
+
+def test_a_bad_stored_snapshot_and_no_site_snapshot_boot_cold_with_nothing_lost(onetool_watched_page, onetool_site_url, harness, fresh_db_name):
+    page = onetool_watched_page
+    db = fresh_db_name()
+    boot(page, onetool_site_url, harness, db)
+    assert run_all(page, ["write /keep.txt kept && cat /keep.txt"]) == ["wrote 4B to /keep.txt\nkept [exit:0]"]
+    old = stored_snapshot(page)
+    close_tool(page)
+    page.evaluate(TAMPER_JS, "corrupted")
+    without_site_snapshot(page)
+
+    info = boot(page, onetool_site_url, harness, db)
+    assert info["boot"] == "cold" and info["snapshotSource"] is None
+    stored_reason, site_reason = info["bootReason"].split("; ")
+    assert stored_reason == "the snapshot is corrupted (checksum mismatch)"
+    assert SITE_SNAPSHOT_GONE.fullmatch(site_reason), site_reason
+    first = page.evaluate("window.progress.find(p => p.boot === 'cold')")
+    assert first["phase"] == "pyodide" and first["message"].startswith(f"cold boot ({info['bootReason']})")
+    assert run_all(page, ["cat /keep.txt", "cat /notes/todo.txt"]) == ["kept [exit:0]", "buy milk\nwrite tests [exit:0]"]
+    new = stored_snapshot(page, not_before=old["createdAt"])  # the cold boot's capture
+    assert new["key"] == new["expectedKey"] and new["checksumOk"] is True
+    close_tool(page)
+    assert boot(page, onetool_site_url, harness, db)["snapshotSource"] == "stored"
     assert run_all(page, ["cat /keep.txt"]) == ["kept [exit:0]"]

@@ -39,6 +39,7 @@ EXPECTED_FILES = [
     "README.md",
     "boot/site-packages.bin",
     "css/sandbox.css",
+    "js/boot-preload.js",
     "js/boot.js",
     "js/download-progress.js",
     "js/idb-store.js",
@@ -194,7 +195,7 @@ def test_a_rebuild_replaces_an_older_version(site, tmp_path):
 def test_the_modules_are_found_by_their_references(site):
     # Only the entry points are named: the rest comes from imports and new URL(..., import.meta.url).
     assert runtime_dist.module_closure(site, ["js/sandbox-element.js"]) == [
-        "css/sandbox.css", "js/boot.js", "js/download-progress.js", "js/idb-store.js", "js/interrupt.js",
+        "css/sandbox.css", "js/boot-preload.js", "js/boot.js", "js/download-progress.js", "js/idb-store.js", "js/interrupt.js",
         "js/onetool.js", "js/playground/history.js", "js/playground/terminal.js", "js/rpc.js",
         "js/sandbox-element.js", "js/shared-worker-pool.js", "js/snapshot-store.js", "js/wire.js", "js/worker.js",
     ]

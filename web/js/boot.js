@@ -8,36 +8,36 @@
 // another origin.
 //
 // Two paths (docs/BROWSER.md, "Boot snapshot"):
+//   snapshot  loadPyodide({_loadSnapshot: memory}) with the site-packages files written back
+//             by the fsInit hook before Python runs; `random` is reseeded. The snapshot comes
+//             from IndexedDB (source "stored": this browser's, from an earlier visit) or, when
+//             there is none or it is stale or bad, from the site (source "site": boot/
+//             snapshot.bin, made at build time by tools/make_boot_snapshot.mjs, with the files
+//             from the site pack), which is then stored for the next visit. Any problem with
+//             both -> the cold path.
 //   cold      loadPyodide({_makeSnapshot: true}), install the wheels, import onetool_wasm, then
 //             take pyodide.makeMemorySnapshot() (a copy of the wasm memory, ~0.1 s) plus the
 //             site-packages files (they live in Emscripten's MEMFS, outside that memory). The
 //             caller stores it (saveSnapshot) after the page got `ready`.
-//   snapshot  loadPyodide({_loadSnapshot: memory}) with the files written back by the fsInit
-//             hook before Python runs; `random` is reseeded. Any problem -> the cold path.
-// Both end before any JS module of the worker is registered: a snapshot may only reference
-// JS objects Pyodide can find again (globals), so worker.js registers its modules afterwards.
+// A stored snapshot that is stale (a new build) or bad is deleted; the site's snapshot, or a
+// cold boot's capture, replaces it. Both paths end before any JS module of the worker is
+// registered: a snapshot may only reference JS objects Pyodide can find again (globals), so
+// worker.js registers its modules afterwards.
 // `_makeSnapshot`, `_loadSnapshot` and makeMemorySnapshot() are private Pyodide API: checked
 // against Pyodide 314.0.7 only (PINNED_PYODIDE); another version never uses a snapshot.
 
+import { MARKER, PRELOAD, PYODIDE_ENV } from "./boot-preload.js";
 import { watchDownloads } from "./download-progress.js";
 import { deleteSnapshot, packFiles, readSnapshot, sha256Hex, snapshotKey, unpackFiles, writeSnapshot } from "./snapshot-store.js";
 
 export const PINNED_PYODIDE = "314.0.7";
-const ENV = { ONETOOL_RUNTIME: "browser", PYTHONDONTWRITEBYTECODE: "1" };
-// What the runtime needs before worker.js registers onetool_host / onetool_idb (the rest of
-// onetool_wasm.browser imports those two), and the built-in command table (cached, the same
-// work start() does anyway): this is what a snapshot holds already imported.
-const PRELOAD = [
-  "import onetool_wasm.browser.session, onetool_wasm.browser.bridge, onetool_wasm.browser.wire, pyodide.ffi",
-  "import onetool_wasm.commands",
-  "onetool_wasm.commands.builtin_groups()",
-].join("\n");
-const MARKER = "__onetool_snapshot__"; // in __main__: the key the snapshot was made for
 const MB = 1024 * 1024;
+const NO_SNAPSHOT_YET = "no snapshot yet";
 
 /**
- * -> {pyodide, manifest, boot: {path: "snapshot" | "cold", reason, restoreMs, snapshotBytes},
- *     pending}   pending: the snapshot to store with saveSnapshot(), or null
+ * -> {pyodide, manifest, boot: {path: "snapshot" | "cold", source: "stored" | "site" | null,
+ *     reason, restoreMs, snapshotBytes}, pending}   pending: the snapshot to store with
+ *     saveSnapshot(), or null
  */
 export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnapshot = true }) {
   const phases = phaseClock();
@@ -53,7 +53,7 @@ export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnaps
   phases.mark("manifest");
   const key = snapshotKey(manifest);
 
-  let reason;
+  let reason = null; // why no snapshot was used so far
   let stale = false;
   const found = useSnapshot ? await findSnapshot(manifest, key, reading)
     : { reason: isolated ? "snapshots are turned off" : "the page is not cross-origin isolated (COOP/COEP)" };
@@ -68,8 +68,19 @@ export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnaps
   } else {
     ({ reason, stale = false } = found);
   }
-  // A bad record goes at once, so a failing snapshot is not tried again; the cold boot's replaces it.
+  // A bad record goes at once, so a failing snapshot is not tried again; what this boot
+  // restores or captures replaces it.
   const cleared = stale ? deleteSnapshot().catch(() => undefined) : Promise.resolve();
+  if (useSnapshot && siteSnapshotOf(manifest)) {
+    const why = reason === NO_SNAPSHOT_YET ? null : reason;
+    try {
+      const restored = await restoreFromSite({ loadPyodide, manifest, site, key, reason: why, onProgress, phases });
+      return { ...restored, pending: { ...restored.pending, after: cleared } };
+    } catch (error) {
+      const failed = error?.snapshotReason ?? `the site's boot snapshot could not be restored (${error?.message ?? error})`;
+      reason = why ? `${why}; ${failed}` : failed;
+    }
+  }
   const booted = await coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, makeSnapshot: useSnapshot, phases });
   return { ...booted, pending: booted.pending && { ...booted.pending, after: cleared } };
 }
@@ -95,7 +106,7 @@ async function findSnapshot(manifest, key, reading) {
   }
   const { record, error } = await reading;
   if (error) return { reason: `the snapshot store could not be read (${error?.message ?? error})` };
-  if (!record) return { reason: "no snapshot yet" };
+  if (!record) return { reason: NO_SNAPSHOT_YET };
   if (record.key !== key) return { reason: "the snapshot was made for another version of the site", stale: true };
   const { memory, files, fileIndex, sha256 } = record;
   if (!(memory instanceof Uint8Array) || !(files instanceof Uint8Array) || !Array.isArray(fileIndex) ||
@@ -105,49 +116,99 @@ async function findSnapshot(manifest, key, reading) {
   return { record, verified: sha256Hex(memory).then((hex) => hex === sha256, () => false) };
 }
 
+/** Restore the stored snapshot `record`. */
 async function restore({ loadPyodide, manifest, site, key, record, verified, onProgress, phases }) {
-  const started = performance.now();
   const size = record.memory.byteLength + record.files.byteLength;
   onProgress({ phase: "snapshot", loaded: 0, total: 1, boot: "snapshot", bootReason: null,
                message: `restoring from the boot snapshot (${(size / MB).toFixed(1)} MB)` });
   const downloads = watchRuntime(manifest, site, onProgress, `Pyodide ${manifest.pyodideVersion}`);
+  const restored = await restoreRecord({ loadPyodide, site, memory: record.memory, record: Promise.resolve(record),
+                                         marker: record.marker ?? key, verified, downloads, onProgress, phases });
+  return { ...restored, manifest, pending: null, boot: { ...restored.boot, source: "stored", snapshotBytes: size, phases: phases.done() } };
+}
+
+/** Restore the site's boot snapshot (boot/snapshot.bin and the site pack); it becomes the
+ *  stored snapshot of the next visit. `reason`: why the stored one was not used (null: none yet). */
+async function restoreFromSite({ loadPyodide, manifest, site, key, reason, onProgress, phases }) {
+  const { path, key: marker, sitePackages } = manifest.bootSnapshot;
+  const url = new URL(path, site.root).href;
+  const packURL = sitePackURL(manifest, site);
+  const size = manifest.files[path].size;
+  onProgress({ phase: "snapshot", loaded: 0, total: 1, boot: "snapshot", bootReason: reason,
+               message: `restoring from the site's boot snapshot (${(size / MB).toFixed(1)} MB)` });
+  const downloads = watchRuntime(manifest, site, onProgress, `Pyodide ${manifest.pyodideVersion} and its boot snapshot`, [url, packURL]);
+  const record = Promise.all([
+    fetchVerified(url, manifest.files[path].sha256).then(gunzipped),
+    fetchPack(packURL, manifest.files[packURL.slice(site.root.length)].sha256),
+  ]).then(([memory, pack]) => ({
+    key, marker, memory, files: pack.files, makeMs: 0,
+    fileIndex: pack.index.map(([file, offset, length]) => [`${sitePackages}/${file}`, offset, length]),
+  })).catch((error) => {
+    throw Object.assign(error, { snapshotReason: `the site's boot snapshot could not be fetched (${error?.message ?? error})` });
+  });
+  record.catch(() => undefined); // awaited (and reported) by restoreRecord, once loadPyodide gets there
+  // Pyodide compiles its wasm once the memory is here: started together on this machine's two
+  // cores, the download (with its checksum and gunzip) and the compile took longer in all.
+  const memory = await record;
+  const restored = await restoreRecord({ loadPyodide, site, memory: memory.memory, record, marker,
+                                         verified: Promise.resolve(true), downloads, onProgress, phases });
+  const pending = await record;
+  const bytes = pending.memory.byteLength + pending.files.byteLength;
+  return { ...restored, manifest, pending, boot: { ...restored.boot, source: "site", reason, snapshotBytes: bytes, phases: phases.done() } };
+}
+
+/** loadPyodide from `record` (a promise: Pyodide's wasm compiles while it settles) into
+ *  `memory` (the record's, or an array of its size that gets its bytes). */
+async function restoreRecord({ loadPyodide, site, memory, record, marker, verified, downloads, onProgress, phases }) {
+  const started = performance.now();
   let pyodide;
   try {
     pyodide = await loadPyodide({
       ...baseOptions(site),
-      _loadSnapshot: record.memory,
-      createPyodideModule: await moduleBigEnoughFor(record.memory, site, verified),
-      fsInit: async (FS) => unpackFiles(FS, record),
+      _loadSnapshot: memory,
+      createPyodideModule: await moduleBigEnoughFor(memory, record, site, verified),
+      fsInit: async (FS) => unpackFiles(FS, await record),
     });
   } finally {
     downloads.stop();
   }
   phases.mark("restore");
   // A snapshot of something else restores fine and then lacks the runtime: check both.
-  const marker = pyodide.globals.get(MARKER);
-  if (marker !== key) throw new Error("the snapshot was not made by this site");
+  if (pyodide.globals.get(MARKER) !== marker) throw new Error("the snapshot was not made by this site");
   pyodide.runPython(`${PRELOAD}\nimport random\nrandom.seed()`); // a restored PRNG would repeat itself
   phases.mark("import");
   const restoreMs = Math.round(performance.now() - started);
   onProgress({ phase: "snapshot", loaded: 1, total: 1, message: `restored from the boot snapshot in ${restoreMs} ms` });
-  return { pyodide, manifest, pending: null, boot: { path: "snapshot", reason: null, restoreMs, snapshotBytes: size, phases: phases.done() } };
+  return { pyodide, boot: { path: "snapshot", reason: null, restoreMs } };
 }
 
 // Pyodide 314.0.7 sets INITIAL_MEMORY to the snapshot's size, but its wasm exports its own
 // memory (30 MB at start), so restoring a bigger heap fails ("offset is out of bounds"). The
 // module is created as loadPyodide would, then grown to the heap's size before the copy.
-// The memory is only copied after this returns: its checksum (`verified`) is awaited here, so it
-// is computed while the wasm compiles.
-async function moduleBigEnoughFor(memory, site, verified) {
+// The memory is only copied after this returns: its checksum (`verified`) and the record (a
+// download) are awaited here, so both happen while the wasm compiles.
+async function moduleBigEnoughFor(memory, record, site, verified) {
   const { default: createModule } = await import(new URL("pyodide.asm.mjs", site.indexURL).href);
-  const header = new DataView(memory.buffer, memory.byteOffset, 8).getUint32(4, true); // header length
-  const heap = memory.byteLength - header;
   return async (settings) => {
     const Module = await createModule(settings);
     if (!(await verified)) throw Object.assign(new Error(CORRUPTED), { snapshotReason: CORRUPTED });
+    const got = (await record).memory;
+    if (got !== memory) {
+      if (got.byteLength !== memory.byteLength) throw new Error(`the snapshot has ${got.byteLength} bytes, not ${memory.byteLength}`);
+      memory.set(got);
+    }
+    const header = new DataView(memory.buffer, memory.byteOffset, 8).getUint32(4, true); // header length
+    const heap = memory.byteLength - header;
     if (Module.HEAP8.length < heap && !Module.growMemory(heap)) throw new Error(`cannot grow the memory to ${heap} bytes`);
     return Module;
   };
+}
+
+/** The manifest's site snapshot, when this boot can use it (Pyodide pinned, the site pack there). */
+function siteSnapshotOf(manifest) {
+  const snapshot = manifest.bootSnapshot;
+  return manifest.pyodideVersion === PINNED_PYODIDE && snapshot?.path && manifest.files?.[snapshot.path] &&
+    manifest.sitePack && manifest.files?.[manifest.sitePack] ? snapshot : null;
 }
 
 // --- the cold path --------------------------------------------------------------------------------
@@ -158,7 +219,7 @@ async function coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, 
   // The site pack (the wheels installed, with .pyc) downloads while Pyodide loads.
   const packURL = sitePackURL(manifest, site);
   const label = `Pyodide ${manifest.pyodideVersion}${packURL ? ` and ${manifest.packages.length} packages` : ""}`;
-  const downloads = watchRuntime(manifest, site, onProgress, label, packURL);
+  const downloads = watchRuntime(manifest, site, onProgress, label, [packURL]);
   let pyodide;
   let pack = null;
   try {
@@ -179,7 +240,7 @@ async function coldBoot({ loadPyodide, manifest, site, key, reason, onProgress, 
   pyodide.runPython(PRELOAD);
   phases.mark("import");
 
-  const boot = { path: "cold", reason, restoreMs: null, snapshotBytes: null };
+  const boot = { path: "cold", source: null, reason, restoreMs: null, snapshotBytes: null };
   let pending = null;
   if (makeSnapshot) {
     try {
@@ -203,20 +264,32 @@ function sitePackURL(manifest, site) {
 
 /** The pack's {files, index}; the browser checks its bytes against the manifest's sha256. */
 async function fetchPack(url, sha256) {
+  return unpackPack(await gunzipped(await fetchVerified(url, sha256)));
+}
+
+/** The bytes at `url`, checked by the browser against the manifest's sha256 (hex). */
+async function fetchVerified(url, sha256) {
   const integrity = `sha256-${btoa(String.fromCharCode(...sha256.match(/../g).map((h) => parseInt(h, 16))))}`;
-  const response = await fetch(url, { integrity });
+  let response;
+  try {
+    response = await fetch(url, { integrity });
+  } catch (error) { // the browser says no more than "Failed to fetch"
+    throw new Error(`${url}: ${error?.message ?? error} (missing, or not the file the manifest lists)`);
+  }
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return unpackPack(new Uint8Array(await response.arrayBuffer()));
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** gzip'd bytes decoded (bytes a server already decoded pass as they are). */
+async function gunzipped(bytes) {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
 }
 
 const PACK_MAGIC = "OTPK1\n";
 
-/** Write the pack's files into site-packages, as loadPackage would have; false: it was not usable. */
-async function unpackPack(bytes) {
-  let raw = bytes;
-  if (raw[0] === 0x1f && raw[1] === 0x8b) { // gzip (a server that sent it decoded skips this)
-    raw = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
-  }
+/** The pack's {files, index} (tools/site_pack.py's format). */
+function unpackPack(raw) {
   if (new TextDecoder().decode(raw.subarray(0, PACK_MAGIC.length)) !== PACK_MAGIC) throw new Error("not a site pack");
   const length = new DataView(raw.buffer, raw.byteOffset + PACK_MAGIC.length, 4).getUint32(0, true);
   const start = PACK_MAGIC.length + 4;
@@ -322,7 +395,7 @@ function baseOptions(site) {
   return {
     indexURL: site.indexURL,
     lockFileURL: site.lockFileURL,
-    env: { ...ENV },
+    env: { ...PYODIDE_ENV },
     stdout: (line) => console.log(line),
     stderr: (line) => console.warn(line),
   };
@@ -336,10 +409,10 @@ function siteOf(manifest, manifestURL) {
   };
 }
 
-/** Bytes of pyodide.asm.wasm and the standard library as "pyodide" progress. */
-function watchRuntime(manifest, site, onProgress, label, extraURL = null) {
+/** Bytes of pyodide.asm.wasm and the standard library (and `extraURLs`) as "pyodide" progress. */
+function watchRuntime(manifest, site, onProgress, label, extraURLs = []) {
   const names = ["pyodide.asm.wasm", "python_stdlib.zip"].map((name) => new URL(name, site.indexURL).href);
-  if (extraURL) names.push(extraURL);
+  names.push(...extraURLs.filter(Boolean));
   const sizes = Object.fromEntries(Object.entries(filesUnder(manifest, site, "")).filter(([url]) => names.includes(url)));
   return watchDownloads(sizes, ({ loaded, total }) =>
     onProgress({ phase: "pyodide", loaded, total, message: `downloading ${label}: ${(loaded / MB).toFixed(1)} of ${(total / MB).toFixed(1)} MB` }));

@@ -150,9 +150,11 @@ export interface ProgressEvent {
   loaded: number;
   total: number;
   message: string;
-  /** On the first event of a boot: how Python starts, from the boot snapshot or cold. */
+  /** On the event that starts a boot path: how Python starts, from a boot snapshot or cold
+   *  (a restore that fails is followed by the next path's event, with its reason). */
   boot?: "snapshot" | "cold";
-  /** Why a boot is cold (no snapshot yet, a changed site, ...); null from a snapshot. */
+  /** Why the stored snapshot was not used (a changed site, a corrupted record, ...), or why
+   *  a boot is cold; null when nothing failed (a first visit restoring the site's snapshot). */
   bootReason?: string | null;
 }
 
@@ -258,7 +260,11 @@ export interface OneToolInfo {
   onetoolVersion: string | null;
   /** How the worker's Pyodide started: from the boot snapshot, or cold. */
   boot: "snapshot" | "cold" | null;
-  /** Why a cold boot did not restore the snapshot ("no snapshot yet", a stale key...). */
+  /** Where a "snapshot" boot's snapshot came from: this browser's IndexedDB (an earlier
+   *  visit) or the site's boot/snapshot.bin (made at build time); null on a cold boot. */
+  snapshotSource: "stored" | "site" | null;
+  /** Why no snapshot or not the stored one was used ("the snapshot was made for another
+   *  version of the site", "no snapshot yet" on a site without one, ...); null otherwise. */
   bootReason: string | null;
   snapshotRestoreMs: number | null;
   snapshotBytes: number | null;

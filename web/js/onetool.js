@@ -102,6 +102,7 @@ export class OneTool extends EventTarget {
       shared: Boolean(options.shared),
       onetoolVersion: null,
       boot: null, // "snapshot" | "cold": how the worker's Pyodide started (docs/BROWSER.md)
+      snapshotSource: null, // "stored" (IndexedDB) or "site" (boot/snapshot.bin) when boot is "snapshot"
       bootReason: null, // why a cold boot did not restore the snapshot
       snapshotRestoreMs: null,
       snapshotBytes: null,
@@ -164,7 +165,7 @@ export class OneTool extends EventTarget {
     const info = await this.booting;
     this.info.pyodideVersion = info.pyodideVersion;
     this.info.onetoolVersion = info.onetoolVersion ?? null;
-    for (const key of ["boot", "bootReason", "snapshotRestoreMs", "snapshotBytes", "bootPhases"]) this.info[key] = info[key] ?? null;
+    for (const key of ["boot", "snapshotSource", "bootReason", "snapshotRestoreMs", "snapshotBytes", "bootPhases"]) this.info[key] = info[key] ?? null;
     this.info.bootMs = Math.round(performance.now() - started);
     // offline.js waits for this before its service worker caches the site (no competing downloads).
     globalThis.dispatchEvent?.(new Event(READY_EVENT));

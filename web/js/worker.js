@@ -81,6 +81,7 @@ async function init({ interruptBuffer = null, ...options }) {
   return {
     pyodideVersion: pyodide.version,
     boot: boot.path,
+    snapshotSource: boot.source,
     bootReason: boot.reason,
     snapshotRestoreMs: boot.restoreMs,
     snapshotBytes: boot.snapshotBytes,
@@ -92,7 +93,8 @@ async function init({ interruptBuffer = null, ...options }) {
 async function storeSnapshot(pending) {
   try {
     const bytes = await saveSnapshot(pending);
-    console.info(`onetool: boot snapshot stored (${(bytes / 1048576).toFixed(1)} MB, taken in ${pending.makeMs} ms)`);
+    const origin = pending.makeMs ? `taken in ${pending.makeMs} ms` : "the site's";
+    console.info(`onetool: boot snapshot stored (${(bytes / 1048576).toFixed(1)} MB, ${origin})`);
   } catch (error) {
     console.warn("onetool: the boot snapshot could not be stored:", error?.message ?? error);
   }
