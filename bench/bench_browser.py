@@ -5,9 +5,10 @@
 Prints, each against a baseline in the same browser:
   * boot: page open -> first `run` result in the playground, vs a bare `loadPyodide()` of the
     same runtime files; cold (fresh profile) and repeat visit (warm HTTP cache);
-  * the boot snapshot: first visit (cold boot, fresh profile) vs bare `loadPyodide()` (target
-    <= 1.15x), repeat visit (restored from the snapshot; target <= 1.0 s) absolute and vs bare,
-    the snapshot's size and its restore time, each row measured in the same browser;
+  * the boot snapshot: first visit (fresh profile: the site's snapshot restored) vs bare
+    `loadPyodide()` (target <= 1.15x), the same without the site's snapshot (a cold boot), repeat
+    visit (restored from the stored snapshot; target <= 1.0 s) absolute and vs bare, the
+    snapshot's size and its restore time, each row measured in the same browser;
   * the phases of both boots (medians): on the page (until the worker is created, the worker's
     init, opening the file system, the first run) and in the worker (`bootPhases` of the init
     answer: boot.js's phases and start());
@@ -243,33 +244,40 @@ def boot_phases(page, info: dict) -> dict[str, float]:
 
 
 def snapshot_times(browser, base_url: str, runs: int) -> dict:
-    """Per fresh profile: the first visit (cold boot, the snapshot stored after it), then repeat
-    visits that restore it; bare loadPyodide() cold and warm in another fresh profile, alternated."""
+    """Per fresh profile: the first visit (the site's snapshot restored, then stored), then
+    repeat visits that restore the stored one; in another fresh profile the first visit without
+    the site's snapshot (a cold boot); bare loadPyodide() cold and warm in a third, alternated."""
     url = base_url + "index.html?world=demo"
-    first, repeat, bare_cold, bare_warm, restore, sizes, paths = [], [], [], [], [], [], []
-    first_phases, repeat_phases = [], []
+    first, cold, repeat, bare_cold, bare_warm, restore, sizes, paths = [], [], [], [], [], [], [], []
+    first_phases, cold_phases, repeat_phases = [], [], []
+
+    def visit(page, times, phases):
+        times.append(playground_first_result(page, url))
+        info = page.evaluate(BOOT_INFO_JS)
+        paths.append(f"{info['boot']}:{info.get('snapshotSource') or '-'}")
+        phases.append(boot_phases(page, info))
+        return info
+
     for _ in range(runs):
         context, page = new_page(browser, base_url)
         page.add_init_script(TIMELINE_JS)
-        first.append(playground_first_result(page, url))
-        info = page.evaluate(BOOT_INFO_JS)
-        paths.append(info["boot"])
-        first_phases.append(boot_phases(page, info))
+        visit(page, first, first_phases)
         sizes.append(page.evaluate(SNAPSHOT_STORED_JS))
         for _ in range(2):
-            repeat.append(playground_first_result(page, url))
-            info = page.evaluate(BOOT_INFO_JS)
-            paths.append(info["boot"])
-            repeat_phases.append(boot_phases(page, info))
-            restore.append(info.get("snapshotRestoreMs") or float("nan"))
+            restore.append(visit(page, repeat, repeat_phases).get("snapshotRestoreMs") or float("nan"))
+        context.close()
+        context, page = new_page(browser, base_url)
+        page.add_init_script(TIMELINE_JS)
+        page.route("**/boot/snapshot.bin", lambda route: route.fulfill(status=404, body="not here"))
+        visit(page, cold, cold_phases)
         context.close()
         context, page = new_page(browser, base_url)
         bare_cold.append(bare_pyodide(page, base_url + "__bare.html"))
         bare_warm.extend(bare_pyodide(page, base_url + "__bare.html") for _ in range(2))
         context.close()
-    return {"first": first, "repeat": repeat, "bare cold": bare_cold, "bare warm": bare_warm,
+    return {"first": first, "cold": cold, "repeat": repeat, "bare cold": bare_cold, "bare warm": bare_warm,
             "restore": restore, "size": sizes, "paths": paths,
-            "first phases": first_phases, "repeat phases": repeat_phases}
+            "first phases": first_phases, "cold phases": cold_phases, "repeat phases": repeat_phases}
 
 
 def vfs_times(browser, base_url: str, count: int, restores: int = 5) -> dict[str, float]:
@@ -346,27 +354,30 @@ def report_snapshot(times: dict) -> None:
     repeat, bare_warm = median(times["repeat"]), median(times["bare warm"])
     sizes = [size for size in times["size"] if size]
     print("\nboot snapshot (ms from navigation start to the first `run` result; median):")
-    print(f"  first visit (cold boot)      {first:8.0f}   bare loadPyodide() cold {bare_cold:8.0f}   "
+    cold = median(times["cold"])
+    print(f"  first visit (site snapshot)  {first:8.0f}   bare loadPyodide() cold {bare_cold:8.0f}   "
           f"ratio {first / bare_cold:5.2f}x   (target <= 1.15x)")
-    print(f"  repeat visit (snapshot)      {repeat:8.0f}   bare loadPyodide() warm {bare_warm:8.0f}   "
+    print(f"  first visit, no site snapshot (cold boot) {cold:8.0f}   ratio {cold / bare_cold:5.2f}x")
+    print(f"  repeat visit (stored)        {repeat:8.0f}   bare loadPyodide() warm {bare_warm:8.0f}   "
           f"ratio {repeat / bare_warm:5.2f}x   (target <= 1000 ms)")
     print(f"  snapshot size {median(sizes) / 1048576 if sizes else float('nan'):.1f} MB; restore (in the worker) "
           f"{median(times['restore']):.0f} ms; paths {', '.join(times['paths'])}", flush=True)
-    report_phases(times["first phases"], times["repeat phases"], bare_cold)
+    report_phases({"first": times["first phases"], "cold": times["cold phases"], "repeat": times["repeat phases"]},
+                  bare_cold)
 
 
-def report_phases(first: list[dict], repeat: list[dict], bare_cold: float) -> None:
-    """Phase medians of the first visits (cold boot) and the repeat visits (snapshot)."""
-    names = list(dict.fromkeys(name for rows in (first, repeat) for row in rows for name in row))
+def report_phases(columns: dict[str, list[dict]], bare_cold: float) -> None:
+    """Phase medians of each kind of visit (a column each)."""
+    names = list(dict.fromkeys(name for rows in columns.values() for row in rows for name in row))
     if not names:
         return
     def cell(rows, name):
         values = [row[name] for row in rows if name in row]
         return f"{median(values):8.0f}" if values else f"{'-':>8}"
     print(f"\nboot phases (ms, median; bare loadPyodide() cold {bare_cold:.0f}):")
-    print(f"  {'phase':<32} {'first':>8} {'repeat':>8}")
+    print(f"  {'phase':<32} " + " ".join(f"{column:>8}" for column in columns))
     for name in names:
-        print(f"  {name:<32} {cell(first, name)} {cell(repeat, name)}")
+        print(f"  {name:<32} " + " ".join(cell(rows, name) for rows in columns.values()))
 
 
 def report_round_trip(trips: list[float]) -> None:

@@ -88,6 +88,30 @@ def test_the_next_command_is_not_hit_by_a_late_interrupt(page):
         assert run(page, "echo fine").startswith("fine\n\n[exit:0 | ")
 
 
+def test_a_sleep_stops_at_the_cancel_flag(page):
+    # A sleeping interpreter runs no bytecode, so no KeyboardInterrupt: the cancel flag, polled.
+    result = page.evaluate(INTERRUPT_AFTER, ["tool", "sleep 30; echo after", 300])
+    assert (result["outcome"], result["exitCode"]) == ("interrupted", 130)
+    assert result["text"].startswith(INTERRUPTED)
+
+
+def test_a_replaced_worker_starts_clean_although_the_interrupt_flags_are_raised(page):
+    # interrupt() raises the shared flags, and replaces the worker when the command has not
+    # stopped after the grace time: when the old worker never looked at them (Python stuck in
+    # C code), they are still raised as the new one starts, and must not stop its start
+    # (KeyboardInterrupt in its first import). Raised here by hand, then the pool replaces.
+    result = page.evaluate("""async () => {
+        const { raiseInterrupt } = await import("./js/interrupt.js");
+        const hasty = window.hasty = await OneTool.createOneTool({storage: {kind: "memory"}, files: {"/seed.txt": "seeded"}});
+        raiseInterrupt(hasty.pool.flags);
+        await hasty.pool.replace(hasty);
+        return {restarts: hasty.info.restarts, text: await hasty.run("cat /seed.txt && echo && seq 3 | wc -l")};
+    }""")
+    assert result["restarts"] == 1
+    assert result["text"].startswith("seeded\n3\n\n[exit:0 | ")
+    page.evaluate("async () => hasty.close()")
+
+
 def test_without_shared_memory_the_worker_is_replaced_and_the_files_survive(page, harness):
     page.evaluate("""async () => {
         window.fallback = await OneTool.createOneTool({

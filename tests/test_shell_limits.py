@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -78,6 +79,18 @@ def test_sleep_past_the_deadline_is_stopped():
     execution = run("sleep 5; echo after", deadline_ms=200)
     assert execution.exit_code == 124
     assert execution.stdout == b""
+    assert execution.duration_ms < 3000
+
+
+def test_sleep_stops_soon_after_the_host_cancels():
+    # interrupt() in the browser sets the cancel flag while Python waits: no signal reaches it.
+    async def go():
+        runtime = await create_agent_cli(vfs=MemoryVFS())
+        started = time.monotonic()
+        runtime.ctx.cancelled = lambda: time.monotonic() - started > 0.2
+        return await runtime.run_detailed("sleep 30; echo after")
+    execution = asyncio.run(go())
+    assert (execution.exit_code, execution.stdout, execution.stderr) == (130, b"", "the run was cancelled")
     assert execution.duration_ms < 3000
 
 

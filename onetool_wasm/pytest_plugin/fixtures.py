@@ -178,8 +178,8 @@ def onetool_page_factory(onetool_browser, onetool_site_url, onetool_runtime_modu
     `page.watch.assert_clean()`; onetool_new_page does both for a test). Requests outside
     origin_url's origin (default: the site's) count as problems. With boot_snapshot, the
     context's IndexedDB first gets the session's boot snapshot (the page is then on the site's
-    harness page), so a runtime it starts restores in about a second instead of booting cold;
-    boot_snapshot=False is a truly fresh profile."""
+    harness page), so a runtime it starts restores it as on a repeat visit; boot_snapshot=False
+    is a truly fresh profile (a first visit: the site's own snapshot, or a cold boot)."""
     def make(origin_url: str | None = None, boot_snapshot: bool = True):
         url = origin_url or onetool_site_url
         page = _new_watched_page(onetool_browser, url, onetool_runtime_module)
@@ -227,7 +227,7 @@ def _onetool_shared_page(onetool_browser, onetool_site_url, onetool_runtime_modu
 
 @pytest.fixture(scope="session")
 def onetool_boot_snapshot(_onetool_shared_page, onetool_site_server, onetool_runtime_module) -> bytes | None:
-    """The boot snapshot the session's page stored after its cold boot, packed (snapshot.py)
+    """The boot snapshot the session's page stored after its first boot, packed (snapshot.py)
     and offered by the site's server to the pages that get it; None when the site is not
     cross-origin isolated (no snapshot is made there)."""
     page = _onetool_shared_page

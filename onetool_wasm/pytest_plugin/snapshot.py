@@ -1,12 +1,13 @@
 """The boot snapshot, carried from one browser context into new ones.
 
-A runtime's first boot in a browser profile is cold (Pyodide, the wheels, the imports: about
-5 s); on a cross-origin isolated page it then stores a memory snapshot in IndexedDB that the
-next boot restores in about 1 s (docs/BROWSER.md, "Boot snapshot"). Each Playwright context is
-a new profile, so every test would boot cold. The plugin takes the record out of the session's
-page once (`export_snapshot`) and writes it into each new context before its test
-(`import_snapshot`): the page's own module web/js/snapshot-store.js reads and writes it, so the
-record is whatever the runtime made, checked by the runtime as on any repeat visit.
+A runtime's first boot in a browser profile restores the site's own boot snapshot (about
+1.5 s; a site built without one boots cold, about 5 s); on a cross-origin isolated page it then
+stores the snapshot in IndexedDB, which the next boot restores in about 0.9 s (docs/BROWSER.md,
+"Boot snapshot"). Each Playwright context is a new profile, so every test would take the first
+path. The plugin takes the record out of the session's page once (`export_snapshot`) and writes
+it into each new context before its test (`import_snapshot`): the page's own module
+web/js/snapshot-store.js reads and writes it, so the record is whatever the runtime made,
+checked by the runtime as on any repeat visit.
 
 Bytes cross between the page and Python through the site's own server (a POST out, a GET in:
 server.py's memory files; Playwright's pipe is slow for 40 MB), packed as
@@ -68,7 +69,7 @@ def store_module_url(site_url: str, runtime_module: str) -> str:
 
 
 def export_snapshot(page, server, runtime_module: str) -> bytes | None:
-    """The snapshot record of `page`'s profile, packed (waits for a cold boot to store it);
+    """The snapshot record of `page`'s profile, packed (waits for its first boot to store it);
     None when the page made none (not cross-origin isolated, or snapshots off). The page
     POSTs it to `server` (the site's, server.py), so it never crosses Playwright's pipe."""
     site_url = server.url + "/"

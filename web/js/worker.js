@@ -59,6 +59,9 @@ async function init({ interruptBuffer = null, ...options }) {
   // From the boot snapshot when there is a good one, else cold (boot.js). Either way nothing
   // of this worker is registered yet: the JS modules come after the snapshot, in this order.
   const { pyodide, boot, pending } = await bootPyodide({ manifestURL: MANIFEST_URL, onProgress: progress });
+  // A replacement worker gets the flags of the interrupt that replaced its predecessor: still
+  // raised, they would stop this worker's own start (KeyboardInterrupt in its first import).
+  clearInterrupt(flags);
   if (flags) pyodide.setInterruptBuffer(signalSlot(flags));
   // What Python imports: `onetool_host` (the page, through this worker) and `onetool_idb`.
   pyodide.registerJsModule("onetool_host", host);

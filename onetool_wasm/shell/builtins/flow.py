@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from typing import TYPE_CHECKING
 
 from ...commands.spec import CommandIO
@@ -126,11 +127,24 @@ async def builtin_sleep(shell: "Interpreter", args: list[str], io: CommandIO) ->
         total += float(match.group(1)) * _SECONDS[match.group(2)]
     remaining = shell.budget.seconds_to_next_stop()
     if total > remaining:
-        await asyncio.sleep(remaining + 0.001)
+        await _sleep(shell, remaining + 0.001)
         shell.budget.check_time()  # a `timeout` around it ran out, or the run's deadline
         raise LimitExceeded(f"sleep {' '.join(args)} would pass the run's deadline")
-    await asyncio.sleep(total)
+    await _sleep(shell, total)
     return 0
+
+
+# How often a sleep looks at the host's cancel flag: interrupt() sets it while Python waits
+# (no signal reaches a sleeping interpreter), so this is how long a sleep takes to stop.
+_CANCEL_POLL_SECONDS = 0.05
+
+
+async def _sleep(shell: "Interpreter", seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        await asyncio.sleep(min(left, _CANCEL_POLL_SECONDS))
+        if shell.budget.cancelled():
+            shell.budget.check_time()
 
 
 async def builtin_wait(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
