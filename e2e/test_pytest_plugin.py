@@ -56,6 +56,8 @@ def test_options_as_javascript_hold_functions(onetool_create):
 def test_a_runtime_of_its_own_on_the_plain_host(onetool_create, onetool_plain_site_url):
     tool = onetool_create(shared=False, site_url=onetool_plain_site_url)
     assert tool.info["crossOriginIsolated"] is False and tool.info["shared"] is False
+    # A plain static host restores a snapshot too (the site's, in this fresh profile).
+    assert (tool.info["boot"], tool.info["snapshotSource"]) == ("snapshot", "site")
     assert FOOTER.sub("", tool.run("echo plain")) == "plain"
 
 

@@ -228,11 +228,8 @@ def _onetool_shared_page(onetool_browser, onetool_site_url, onetool_runtime_modu
 @pytest.fixture(scope="session")
 def onetool_boot_snapshot(_onetool_shared_page, onetool_site_server, onetool_runtime_module) -> bytes | None:
     """The boot snapshot the session's page stored after its first boot, packed (snapshot.py)
-    and offered by the site's server to the pages that get it; None when the site is not
-    cross-origin isolated (no snapshot is made there)."""
+    and offered by the site's server to the pages that get it; None when it stored none."""
     page = _onetool_shared_page
-    if not page.keeper.info.get("crossOriginIsolated"):
-        return None
     packed = export_snapshot(page, onetool_site_server, onetool_runtime_module)
     if packed:
         offer_snapshot(onetool_site_server, packed)

@@ -41,10 +41,6 @@ const NO_SNAPSHOT_YET = "no snapshot yet";
  */
 export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnapshot = true }) {
   const phases = phaseClock();
-  // Without cross-origin isolation the page stops a runaway command through a soft flag the
-  // restored runtime answers too slowly (seconds): snapshots are kept for isolated pages.
-  const isolated = globalThis.crossOriginIsolated === true;
-  useSnapshot = useSnapshot && isolated;
   // The record (~40 MB) is read from IndexedDB while the manifest and pyodide.mjs load.
   const reading = useSnapshot ? readSnapshot().then((record) => ({ record }), (error) => ({ error })) : null;
   const manifest = await fetchJSON(manifestURL);
@@ -55,8 +51,7 @@ export async function bootPyodide({ manifestURL, onProgress = () => {}, useSnaps
 
   let reason = null; // why no snapshot was used so far
   let stale = false;
-  const found = useSnapshot ? await findSnapshot(manifest, key, reading)
-    : { reason: isolated ? "snapshots are turned off" : "the page is not cross-origin isolated (COOP/COEP)" };
+  const found = useSnapshot ? await findSnapshot(manifest, key, reading) : { reason: "snapshots are turned off" };
   phases.mark("snapshotLookup");
   if (found.record) {
     try {
