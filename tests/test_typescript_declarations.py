@@ -106,7 +106,7 @@ def test_info_keys_are_the_same():
     js_info = set(re.findall(r"^\s{6}(\w+):", block(ONETOOL_JS, "this.info ="), re.M))
     assert dts_members("export interface OneToolInfo") == js_info == {
         "pyodideVersion", "storage", "crossOriginIsolated", "sharedInterrupt", "bootMs", "restarts", "shared",
-        "onetoolVersion", "boot", "bootReason", "snapshotRestoreMs", "snapshotBytes", "bootPhases"}
+        "onetoolVersion", "boot", "snapshotSource", "bootReason", "snapshotRestoreMs", "snapshotBytes", "bootPhases"}
 
 
 def test_progress_phases_are_those_sent():

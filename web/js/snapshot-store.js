@@ -2,9 +2,12 @@
 //
 // Database "onetool-boot-snapshot" (version 1), object store "snapshots", keyPath "id"; the one
 // record has id "current":
-//   {id, key, memory: Uint8Array (pyodide.makeMemorySnapshot()), sha256: hex of memory,
+//   {id, key, marker, memory: Uint8Array (pyodide.makeMemorySnapshot()), sha256: hex of memory,
 //    files: Uint8Array (the site-packages files, concatenated), fileIndex: [[path, offset,
 //    length]], createdAt: ms since the epoch, makeMs}
+// `memory` is kept without its all-zero 64 KiB pages (about a third of it: less to read on
+// every boot): stored as {memoryLength, memoryPages: [page numbers kept], memoryData}, given
+// back whole by readSnapshot().
 // `key` (snapshotKey) names what the memory was made from; a record with another key is stale.
 // The user's file systems live in other databases (idb-store.js): nothing here touches them.
 
@@ -30,7 +33,8 @@ export function snapshotKey(manifest) {
 export async function readSnapshot() {
   const db = await openDb();
   try {
-    return (await request(db.transaction(STORE, "readonly").objectStore(STORE).get(RECORD_ID))) ?? null;
+    const stored = await request(db.transaction(STORE, "readonly").objectStore(STORE).get(RECORD_ID));
+    return stored ? withWholeMemory(stored) : null;
   } finally {
     db.close();
   }
@@ -40,7 +44,7 @@ export async function writeSnapshot(record) {
   const db = await openDb();
   try {
     const tx = db.transaction(STORE, "readwrite");
-    tx.objectStore(STORE).put({ ...record, id: RECORD_ID });
+    tx.objectStore(STORE).put({ ...withSparseMemory(record), id: RECORD_ID });
     await committed(tx);
   } finally {
     db.close();
@@ -61,6 +65,51 @@ export async function deleteSnapshot() {
 export async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// --- the memory without its zero pages -----------------------------------------------------------
+
+const PAGE = 65536;
+
+function withSparseMemory({ memory, ...record }) {
+  if (!(memory instanceof Uint8Array)) return { ...record, memory };
+  const pages = [];
+  for (let start = 0; start < memory.byteLength; start += PAGE) {
+    if (!isZero(memory.subarray(start, start + PAGE))) pages.push(start / PAGE);
+  }
+  const data = new Uint8Array(pages.reduce((sum, page) => sum + pageBytes(memory.byteLength, page), 0));
+  let offset = 0;
+  for (const page of pages) {
+    const bytes = memory.subarray(page * PAGE, page * PAGE + PAGE);
+    data.set(bytes, offset);
+    offset += bytes.byteLength;
+  }
+  return { ...record, memoryLength: memory.byteLength, memoryPages: pages, memoryData: data };
+}
+
+function withWholeMemory({ memoryLength, memoryPages, memoryData, ...record }) {
+  if (!(memoryData instanceof Uint8Array) || !Array.isArray(memoryPages)) return record; // not sparse (or broken)
+  const memory = new Uint8Array(memoryLength);
+  let offset = 0;
+  for (const page of memoryPages) {
+    const length = pageBytes(memoryLength, page);
+    memory.set(memoryData.subarray(offset, offset + length), page * PAGE);
+    offset += length;
+  }
+  return { ...record, memory };
+}
+
+function pageBytes(total, page) {
+  return Math.min(PAGE, total - page * PAGE);
+}
+
+function isZero(bytes) {
+  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2) : null;
+  if (words) {
+    for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
+  }
+  for (let i = words ? words.length * 4 : 0; i < bytes.byteLength; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 // --- the site-packages files (they live in Emscripten's MEMFS, outside the wasm memory) -------
