@@ -117,8 +117,7 @@ async function restore({ loadPyodide, manifest, site, key, record, verified, onP
   onProgress({ phase: "snapshot", loaded: 0, total: 1, boot: "snapshot", bootReason: null,
                message: `restoring from the boot snapshot (${(size / MB).toFixed(1)} MB)` });
   const downloads = watchRuntime(manifest, site, onProgress, `Pyodide ${manifest.pyodideVersion}`);
-  const restored = await restoreRecord({ loadPyodide, site, memory: record.memory, record: Promise.resolve(record),
-                                         marker: record.marker ?? key, verified, downloads, onProgress, phases });
+  const restored = await restoreRecord({ loadPyodide, site, record, marker: record.marker ?? key, verified, downloads, onProgress, phases });
   return { ...restored, manifest, pending: null, boot: { ...restored.boot, source: "stored", snapshotBytes: size, phases: phases.done() } };
 }
 
@@ -128,41 +127,38 @@ async function restoreFromSite({ loadPyodide, manifest, site, key, reason, onPro
   const { path, key: marker, sitePackages } = manifest.bootSnapshot;
   const url = new URL(path, site.root).href;
   const packURL = sitePackURL(manifest, site);
-  const size = manifest.files[path].size;
   onProgress({ phase: "snapshot", loaded: 0, total: 1, boot: "snapshot", bootReason: reason,
-               message: `restoring from the site's boot snapshot (${(size / MB).toFixed(1)} MB)` });
+               message: `restoring from the site's boot snapshot (${(manifest.files[path].size / MB).toFixed(1)} MB)` });
   const downloads = watchRuntime(manifest, site, onProgress, `Pyodide ${manifest.pyodideVersion} and its boot snapshot`, [url, packURL]);
-  const record = Promise.all([
-    fetchVerified(url, manifest.files[path].sha256).then(gunzipped),
-    fetchPack(packURL, manifest.files[packURL.slice(site.root.length)].sha256),
-  ]).then(([memory, pack]) => ({
-    key, marker, memory, files: pack.files, makeMs: 0,
-    fileIndex: pack.index.map(([file, offset, length]) => [`${sitePackages}/${file}`, offset, length]),
-  })).catch((error) => {
+  // Both files are here before Pyodide starts compiling its wasm: started together on this
+  // machine's two cores, the download (checksum and gunzip included) and the compile took longer.
+  let record;
+  try {
+    const [memory, pack] = await Promise.all([
+      fetchVerified(url, manifest.files[path].sha256).then(gunzipped),
+      fetchPack(packURL, manifest.files[packURL.slice(site.root.length)].sha256),
+    ]);
+    const fileIndex = pack.index.map(([file, offset, length]) => [`${sitePackages}/${file}`, offset, length]);
+    record = { key, marker, memory, files: pack.files, fileIndex, makeMs: 0 };
+  } catch (error) {
+    downloads.stop();
     throw Object.assign(error, { snapshotReason: `the site's boot snapshot could not be fetched (${error?.message ?? error})` });
-  });
-  record.catch(() => undefined); // awaited (and reported) by restoreRecord, once loadPyodide gets there
-  // Pyodide compiles its wasm once the memory is here: started together on this machine's two
-  // cores, the download (with its checksum and gunzip) and the compile took longer in all.
-  const memory = await record;
-  const restored = await restoreRecord({ loadPyodide, site, memory: memory.memory, record, marker,
-                                         verified: Promise.resolve(true), downloads, onProgress, phases });
-  const pending = await record;
-  const bytes = pending.memory.byteLength + pending.files.byteLength;
-  return { ...restored, manifest, pending, boot: { ...restored.boot, source: "site", reason, snapshotBytes: bytes, phases: phases.done() } };
+  }
+  const restored = await restoreRecord({ loadPyodide, site, record, marker, verified: Promise.resolve(true), downloads, onProgress, phases });
+  const bytes = record.memory.byteLength + record.files.byteLength;
+  return { ...restored, manifest, pending: record, boot: { ...restored.boot, source: "site", reason, snapshotBytes: bytes, phases: phases.done() } };
 }
 
-/** loadPyodide from `record` (a promise: Pyodide's wasm compiles while it settles) into
- *  `memory` (the record's, or an array of its size that gets its bytes). */
-async function restoreRecord({ loadPyodide, site, memory, record, marker, verified, downloads, onProgress, phases }) {
+/** loadPyodide from `record`'s memory and files; `marker`: what its __main__ must hold. */
+async function restoreRecord({ loadPyodide, site, record, marker, verified, downloads, onProgress, phases }) {
   const started = performance.now();
   let pyodide;
   try {
     pyodide = await loadPyodide({
       ...baseOptions(site),
-      _loadSnapshot: memory,
-      createPyodideModule: await moduleBigEnoughFor(memory, record, site, verified),
-      fsInit: async (FS) => unpackFiles(FS, await record),
+      _loadSnapshot: record.memory,
+      createPyodideModule: await moduleBigEnoughFor(record.memory, site, verified),
+      fsInit: async (FS) => unpackFiles(FS, record),
     });
   } finally {
     downloads.stop();
@@ -180,20 +176,15 @@ async function restoreRecord({ loadPyodide, site, memory, record, marker, verifi
 // Pyodide 314.0.7 sets INITIAL_MEMORY to the snapshot's size, but its wasm exports its own
 // memory (30 MB at start), so restoring a bigger heap fails ("offset is out of bounds"). The
 // module is created as loadPyodide would, then grown to the heap's size before the copy.
-// The memory is only copied after this returns: its checksum (`verified`) and the record (a
-// download) are awaited here, so both happen while the wasm compiles.
-async function moduleBigEnoughFor(memory, record, site, verified) {
+// The memory is only copied after this returns: its checksum (`verified`) is awaited here, so it
+// is computed while the wasm compiles.
+async function moduleBigEnoughFor(memory, site, verified) {
   const { default: createModule } = await import(new URL("pyodide.asm.mjs", site.indexURL).href);
+  const header = new DataView(memory.buffer, memory.byteOffset, 8).getUint32(4, true); // header length
+  const heap = memory.byteLength - header;
   return async (settings) => {
     const Module = await createModule(settings);
     if (!(await verified)) throw Object.assign(new Error(CORRUPTED), { snapshotReason: CORRUPTED });
-    const got = (await record).memory;
-    if (got !== memory) {
-      if (got.byteLength !== memory.byteLength) throw new Error(`the snapshot has ${got.byteLength} bytes, not ${memory.byteLength}`);
-      memory.set(got);
-    }
-    const header = new DataView(memory.buffer, memory.byteOffset, 8).getUint32(4, true); // header length
-    const heap = memory.byteLength - header;
     if (Module.HEAP8.length < heap && !Module.growMemory(heap)) throw new Error(`cannot grow the memory to ${heap} bytes`);
     return Module;
   };
