@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 
 from tools import pins
+from tools.boot_snapshot import write_boot_snapshot
 from tools.pyodide_lock import write_lock
 from tools.runtime_dist import build_and_report
-from tools.boot_snapshot import write_boot_snapshot
 from tools.site_pack import write_site_pack
 from tools.wheels import build_rpds_shim, sha256_file, wheel_metadata
 

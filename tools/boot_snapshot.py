@@ -10,9 +10,9 @@ web/js/boot-preload.js). The file is the gzip of pyodide.makeMemorySnapshot(); t
 site-packages files are not in it (they live outside the wasm memory): boot.js writes them
 back from the site pack.
 
-`key` names the inputs (Pyodide's runtime files and the site's lock file, the pack, the preload, the maker, Node's
-version); the snapshot holds it under boot-preload.js's MARKER and the manifest carries it,
-so a restore checks it got the snapshot the manifest describes. The result is cached under
+`key` names the inputs (Pyodide's runtime files and the site's lock file, the pack, the
+preload, the maker, Node's version); the snapshot holds it under boot-preload.js's MARKER and
+the manifest carries it, so a restore checks it got the snapshot the manifest describes. The result is cached under
 cache_dir by that key: a rebuild with unchanged inputs does not start Node.
 """
 from __future__ import annotations

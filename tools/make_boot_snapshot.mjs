@@ -7,7 +7,7 @@
 // site-packages, records `key` under MARKER and writes pyodide.makeMemorySnapshot(), gzipped,
 // to <out>. A first visit restores it instead of booting cold (web/js/boot.js). The snapshot
 // is of the wasm memory only: the site-packages files come back from the site pack.
-// Prints "snapshot N bytes (gzip M)".
+// Prints "snapshot N bytes (gzip M) in <site-packages folder>".
 
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";

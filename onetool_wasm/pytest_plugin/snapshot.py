@@ -1,8 +1,8 @@
 """The boot snapshot, carried from one browser context into new ones.
 
 A runtime's first boot in a browser profile restores the site's own boot snapshot (about
-1.5 s; a site built without one boots cold, about 5 s); on a cross-origin isolated page it then
-stores the snapshot in IndexedDB, which the next boot restores in about 0.9 s (docs/BROWSER.md,
+1.5 s; a site built without one boots cold, about 5 s); it then stores the snapshot in
+IndexedDB, which the next boot restores in about 0.9 s (docs/BROWSER.md,
 "Boot snapshot"). Each Playwright context is a new profile, so every test would take the first
 path. The plugin takes the record out of the session's page once (`export_snapshot`) and writes
 it into each new context before its test (`import_snapshot`): the page's own module
@@ -70,7 +70,7 @@ def store_module_url(site_url: str, runtime_module: str) -> str:
 
 def export_snapshot(page, server, runtime_module: str) -> bytes | None:
     """The snapshot record of `page`'s profile, packed (waits for its first boot to store it);
-    None when the page made none (not cross-origin isolated, or snapshots off). The page
+    None when the page stored none (snapshots off). The page
     POSTs it to `server` (the site's, server.py), so it never crosses Playwright's pipe."""
     site_url = server.url + "/"
     server.upload_paths.add(TRANSFER)
