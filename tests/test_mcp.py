@@ -180,16 +180,17 @@ def test_a_ping_is_answered_during_a_long_run_and_a_cancel_stops_the_run(raw):
     time.sleep(0.5)
     started = time.perf_counter()
     raw.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
-    assert raw.receive(timeout=5) == {"jsonrpc": "2.0", "id": 2, "result": {}}
-    assert time.perf_counter() - started < 2
+    # The loop would run until the run's 30 s deadline: answers well before it come during it
+    # (how fast is the bench's business; a loaded CI machine once took 4.9 s here).
+    assert raw.receive(timeout=15) == {"jsonrpc": "2.0", "id": 2, "result": {}}
     raw.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
     # Runs are one at a time: the next one answers only once the cancelled loop has stopped.
     raw.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
               "params": {"name": "run", "arguments": {"command": "echo after"}}})
-    answer = raw.receive(timeout=10)
+    answer = raw.receive(timeout=15)
     assert answer["id"] == 3
     assert answer["result"]["content"][0]["text"].startswith("after\n\n[exit:0 | ")
-    assert time.perf_counter() - started < 10
+    assert time.perf_counter() - started < 25  # stopped by the cancel, not by the deadline
 
 
 def test_closing_stdin_during_a_long_run_ends_the_server(raw):
