@@ -8,7 +8,10 @@ Prints, each against a baseline in the same browser:
   * the boot snapshot: first visit (fresh profile: the site's snapshot restored) vs bare
     `loadPyodide()` (target <= 1.15x), the same without the site's snapshot (a cold boot), repeat
     visit (restored from the stored snapshot; target <= 1.0 s) absolute and vs bare, the
-    snapshot's size and its restore time, each row measured in the same browser;
+    snapshot's size and its restore time, each row measured in the same browser. A repeat visit
+    is a user coming back: the first visit's page is gone (about:blank in between) and its
+    service worker has finished caching the site (26 MB, written while the first visit's page
+    is still open);
   * the phases of both boots (medians): on the page (until the worker is created, the worker's
     init, opening the file system, the first run) and in the worker (`bootPhases` of the init
     answer: boot.js's phases and start());
@@ -178,6 +181,12 @@ def bare_pyodide(page, url: str) -> float:
     return page.evaluate("window.__readyAt")
 
 
+def revisit(probe, page, url: str) -> float:
+    """`probe` on a page opened again, as a user coming back: the last page is gone first."""
+    page.goto("about:blank")
+    return probe(page, url)
+
+
 def boot_times(browser, base_url: str, runs: int) -> dict[str, list[float]]:
     """Cold (first visit of a fresh profile) and warm (reloads) for both pages."""
     probes = {"playground": (playground_first_result, base_url + "index.html?world=demo"),
@@ -195,6 +204,12 @@ def boot_times(browser, base_url: str, runs: int) -> dict[str, list[float]]:
     return times
 
 
+# The service worker is active once it has cached every file of the site (sw.js install).
+SITE_CACHED_JS = """async () => {
+  if (!("serviceWorker" in navigator)) return false;
+  const registration = await navigator.serviceWorker.ready;
+  return Boolean(registration.active);
+}"""
 SNAPSHOT_STORED_JS = """async () => {
   const store = await import("./js/snapshot-store.js");
   for (let i = 0; i < 1200; i++) {
@@ -263,7 +278,10 @@ def snapshot_times(browser, base_url: str, runs: int) -> dict:
         page.add_init_script(TIMELINE_JS)
         visit(page, first, first_phases)
         sizes.append(page.evaluate(SNAPSHOT_STORED_JS))
+        if not page.evaluate(SITE_CACHED_JS):
+            raise RuntimeError("bench_browser: the site's service worker did not become active")
         for _ in range(2):
+            page.goto("about:blank")
             restore.append(visit(page, repeat, repeat_phases).get("snapshotRestoreMs") or float("nan"))
         context.close()
         context, page = new_page(browser, base_url)
@@ -273,7 +291,7 @@ def snapshot_times(browser, base_url: str, runs: int) -> dict:
         context.close()
         context, page = new_page(browser, base_url)
         bare_cold.append(bare_pyodide(page, base_url + "__bare.html"))
-        bare_warm.extend(bare_pyodide(page, base_url + "__bare.html") for _ in range(2))
+        bare_warm.extend(revisit(bare_pyodide, page, base_url + "__bare.html") for _ in range(2))
         context.close()
     return {"first": first, "cold": cold, "repeat": repeat, "bare cold": bare_cold, "bare warm": bare_warm,
             "restore": restore, "size": sizes, "paths": paths,
