@@ -116,6 +116,41 @@ def test_arrow_keys_walk_the_history(demo):
     expect(page.locator("#term-output .entry .line").last).to_have_text("echo two")
 
 
+def test_a_line_entered_while_a_command_runs_waits_its_turn(demo):
+    page = demo
+    entries = page.locator("#term-output .entry:not(.note)")
+    before = entries.count()
+    box = page.locator("#term-input")
+    box.fill("sleep 0.5; echo first")
+    box.press("Enter")
+    expect(page.locator("#term-stop")).to_be_visible()  # running
+    box.fill("echo second")
+    box.press("Enter")
+    expect(box).to_have_value("")
+    expect(entries.nth(before + 1).locator(".out")).to_have_count(1)
+    assert entries.locator(".line").all_text_contents()[before:] == ["sleep 0.5; echo first", "echo second"]
+    outputs = entries.locator(".out").all_text_contents()[before:]
+    assert [body_and_exit(text) for text in outputs] == [("first", 0), ("second", 0)]
+    expect(page.locator("#term-stop")).to_be_hidden()
+
+
+def test_stop_ends_the_command_and_drops_the_lines_typed_ahead(demo):
+    page = demo
+    entries = page.locator("#term-output .entry:not(.note)")
+    before = entries.count()
+    box = page.locator("#term-input")
+    box.fill("sleep 30")
+    box.press("Enter")
+    expect(page.locator("#term-stop")).to_be_visible()
+    box.fill("echo later")
+    box.press("Enter")
+    page.click("#term-stop")
+    expect(page.locator("#term-output .note").last).to_have_text(re.compile(r"^interrupt: .+; 1 waiting line dropped$"))
+    expect(entries.nth(before).locator(".out")).to_have_count(1)
+    expect(page.locator("#term-stop")).to_be_hidden()
+    assert entries.locator(".line").all_text_contents()[before:] == ["sleep 30"]
+
+
 def test_file_tree_refreshes_after_each_command(demo):
     page = demo
     expect(page.locator('#file-tree li[data-path="/notes/todo.txt"]')).to_be_visible()

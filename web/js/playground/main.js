@@ -63,6 +63,7 @@ async function refreshTree() {
 async function openWorld(worldId) {
   document.body.dataset.ready = "false";
   terminal.setEnabled(false, "Booting…");
+  terminal.dropWaiting(); // lines typed ahead were meant for the world that is closing
   $("#world-load").disabled = true;
   $("#world-reset").disabled = true;
   progress.start();
@@ -109,8 +110,9 @@ async function ready(world) {
 
 /** Stop a runaway command (the file system survives, even when the worker is replaced). */
 async function stop() {
+  const dropped = terminal.dropWaiting(); // Stop ends what was typed ahead too
   const { outcome } = await tool.interrupt();
-  terminal.note(`interrupt: ${outcome}`);
+  terminal.note(`interrupt: ${outcome}${dropped ? `; ${dropped} waiting line${dropped > 1 ? "s" : ""} dropped` : ""}`);
 }
 
 async function resetWorld() {

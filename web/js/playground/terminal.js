@@ -1,5 +1,7 @@
 // The terminal: an input line (Enter runs, ↑/↓ history) over a log of runs.
 // Command output is untrusted text: it is only ever put in the page with textContent.
+// A line entered while a command runs waits its turn (type-ahead, as in a terminal): it is
+// shown and run once the running one has ended, in the order entered.
 
 import { CommandHistory } from "./history.js";
 
@@ -18,6 +20,7 @@ export class Terminal {
     this.history = history;
     this.execute = execute;
     this.busy = false;
+    this.waiting = []; // lines entered while busy: [{line, focus, resolve}]
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit(this.input.value);
@@ -34,22 +37,45 @@ export class Terminal {
     this.input.setSelectionRange(line.length, line.length);
   }
 
-  /** Run a line as if typed: echo it, execute, print the text the model would see. */
-  async submit(line, { focus = true } = {}) {
-    if (this.busy || !line.trim()) return;
+  /** Run a line as if typed: echo it, execute, print the text the model would see. Resolves
+   *  once its output is shown (or it was dropped), also when it had to wait its turn. */
+  submit(line, { focus = true } = {}) {
+    if (!line.trim()) return Promise.resolve();
     this.history.push(line);
-    this.input.value = "";
-    const entry = this.addEntry(line);
+    if (this.input.value === line) this.input.value = "";
+    const shown = new Promise((resolve) => this.waiting.push({ line, focus, resolve }));
+    if (!this.busy) this.runWaiting();
+    return shown;
+  }
+
+  async runWaiting() {
     this.setBusy(true);
+    let focus = false;
+    for (let next = this.waiting.shift(); next; next = this.waiting.shift()) {
+      await this.runOne(next.line);
+      focus = next.focus;
+      next.resolve();
+    }
+    this.setBusy(false);
+    if (focus) this.input.focus();
+  }
+
+  async runOne(line) {
+    const entry = this.addEntry(line);
     try {
       const { text, exitCode } = await this.execute(line);
       this.addOutput(entry, text, exitCode !== 0);
     } catch (error) {
       this.addOutput(entry, `[page] ${error?.message || error}`, true);
-    } finally {
-      this.setBusy(false);
-      if (focus) this.input.focus();
     }
+  }
+
+  /** Forget the lines waiting their turn (Stop, or another world); -> how many there were. */
+  dropWaiting() {
+    const dropped = this.waiting;
+    this.waiting = [];
+    for (const { resolve } of dropped) resolve();
+    return dropped.length;
   }
 
   addEntry(line) {
@@ -94,7 +120,8 @@ export class Terminal {
   setBusy(busy) {
     this.busy = busy;
     this.form.setAttribute("aria-busy", String(busy));
-    if (this.button) this.button.disabled = busy;
+    // The Run button stays enabled: a form whose default button is disabled ignores Enter, and
+    // a line entered now waits its turn.
     if (this.stopButton) this.stopButton.hidden = !busy;
   }
 
