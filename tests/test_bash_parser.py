@@ -20,8 +20,8 @@ import pytest
 from onetool_wasm.shell.ast import (AndOr, ArithCommand, ArithFor, ArithSub, Assignment, BraceExpansion,
                                     BraceGroup, Case, CaseItem, CommandSub, CondAnd, CondBinary,
                                     CondCommand, CondNot, CondOr, CondUnary, CondWord, DoubleQuoted,
-                                    For, FunctionDef, HereDoc, If, Literal, Param, Pipeline, Quoted,
-                                    Redirect, Script, SimpleCommand, Subshell, Tilde, While, Word)
+                                    For, FunctionDef, HereDoc, If, Literal, Param, Pipeline, ProcessSub,
+                                    Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While, Word)
 from onetool_wasm.shell.lexer import MAX_NESTING, ShellSyntaxError
 from onetool_wasm.shell.parser import parse_script
 
@@ -44,7 +44,7 @@ def strip_sources(node):
     if not dataclasses.is_dataclass(node):
         return node
     changes = {f.name: strip_sources(getattr(node, f.name)) for f in dataclasses.fields(node)}
-    if "source" in changes and isinstance(node, (Word, CommandSub)):
+    if "source" in changes and isinstance(node, (Word, CommandSub, ProcessSub)):
         changes["source"] = ""
     return type(node)(**changes)
 
@@ -224,6 +224,16 @@ def test_command_substitution():
     nested = parse_script("echo $(echo $(b))").items[0].first.commands[0].words[1].parts[0]
     assert nested.source == "echo $(b)"
     assert words_of("echo $()")[1] == w(CommandSub(Script(())))
+
+
+def test_process_substitution():
+    ls, wc = script(cmd("ls")), script(cmd("wc", "-l"))
+    assert words_of("diff <(ls) >(wc -l) a<(ls)b")[1:] == (
+        w(ProcessSub("<", ls)), w(ProcessSub(">", wc)), w("a", ProcessSub("<", ls), "b"))
+    assert only_command("cat < <(ls)").redirects == (Redirect("<", w(ProcessSub("<", ls))),)
+    assert words_of('echo "<(ls)"')[1:] == (w(DoubleQuoted((Quoted("<(ls)"),))),)
+    assert parse_script("cat <(sort  x)").items[0].first.commands[0].words[1].parts[0].source == "sort  x"
+    assert error_of("cat <(ls").message == "unexpected EOF while looking for matching `)'"
 
 
 def test_backquote_backslash_rules():
@@ -457,10 +467,6 @@ def test_conditional_command():
 @pytest.mark.parametrize("source, message", [
     ("echo a &", "background jobs ('&') are not supported: run the command in the foreground"),
     ("a & b", "background jobs ('&') are not supported: run the command in the foreground"),
-    ("cat <(ls)", "process substitution is not supported: write the output to a file first, "
-                  "then read the file"),
-    ("echo >(cat)", "process substitution is not supported: write the output to a file first, "
-                    "then read the file"),
     ("coproc x", "coproc is not supported"),
     ("select x in a; do :; done", "select is not supported"),
     ("time ls", "time is not supported"),
@@ -625,8 +631,10 @@ SNIPPETS = [
     "x=(a\nb) <<EOF\nbody\nEOF", "a && !", "if !; then :; fi", "echo ${x:-{a}b}",
     "\"f\"() { :; }", "for 1 in a; do :; done",
     # accepted by bash, refused here on purpose (see REFUSED)
-    "time ls", "coproc x", "select x in a; do :; done", "echo a &", "a & b", "cat <(ls)",
-    "echo >(cat)", "echo ${x@Q}", "echo ${!x*}",
+    "time ls", "coproc x", "select x in a; do :; done", "echo a &", "a & b",
+    "echo ${x@Q}", "echo ${!x*}",
+    # process substitution, in and around words
+    "cat <(ls)", "echo >(cat)", "echo a<(b)c", "x=<(a)", "cat < <(a)", "diff <(a) <(b <(c))",
     # refused by bash
     "fi", "done", "then", "esac", "do", "else", "in", "}", "]]", ";;", "|", "a |", "| a",
     "a &&", "&& a", "a || && b", "a | | b", "if a; fi", "if a; then fi", "if a then b fi",
@@ -650,8 +658,6 @@ REFUSED = {
     "select x in a; do :; done": "select is not supported",
     "echo a &": "no background jobs",
     "a & b": "no background jobs",
-    "cat <(ls)": "no process substitution",
-    "echo >(cat)": "no process substitution",
     "echo ${x@Q}": "${x@op} transformations are not supported (bash fails at run time)",
     "echo ${!x*}": "${!prefix*} is not supported",
 }

@@ -119,7 +119,7 @@ POWER = 4           # b: where the error token starts
 UNARY = 5           # a: function of one number
 STORE = 6           # a: name; keeps the value on the stack
 INCREMENT = 7       # a: name, b: (delta, postfix)
-SUBSCRIPT = 8       # a: subscript text, b: where the name starts; pushes the index
+SUBSCRIPT = 8       # a: (subscript text, array name), b: where the name starts; pushes the index or key
                     # (None for `@`, `*` or nothing: bash warns, reads 0, assigns nothing)
 LOAD_ELEMENT = 9    # a: name, b: where the name starts; pops the index
 STORE_ELEMENT = 10  # a: name, b: True when the stack is [index, value], False for [value, index]
@@ -324,7 +324,7 @@ class _Parser:
             if subscript is None:
                 self.code.append((LOAD, name, start))
             else:
-                self.code.append((SUBSCRIPT, subscript, start))
+                self.code.append((SUBSCRIPT, (subscript, name), start))
                 self.code.append((LOAD_ELEMENT, name, start))
 
     def _increment(self, target: tuple, delta: int, postfix: bool) -> None:
@@ -333,7 +333,7 @@ class _Parser:
             self.code.append((LOAD, name, start))
             self.code.append((INCREMENT, name, (delta, postfix)))
         else:
-            self.code += [(SUBSCRIPT, subscript, start), (DUP, None, None), (LOAD_ELEMENT, name, start),
+            self.code += [(SUBSCRIPT, (subscript, name), start), (DUP, None, None), (LOAD_ELEMENT, name, start),
                           (INCREMENT_ELEMENT, name, (delta, postfix))]
 
     # ------------------------------------------------------------ operators
@@ -422,7 +422,7 @@ class _Parser:
             if subscript is None:
                 self.code.append((LOAD, name, start))
             else:
-                self.code += [(SUBSCRIPT, subscript, start), (DUP, None, None), (LOAD_ELEMENT, name, start)]
+                self.code += [(SUBSCRIPT, (subscript, name), start), (DUP, None, None), (LOAD_ELEMENT, name, start)]
         self.ops.append(["assign", _ASSIGN_PRECEDENCE, target, combine])
         self._advance()
 
@@ -497,7 +497,7 @@ class _Parser:
         if subscript is None:
             code.append((STORE, name, None))
         elif combine is None:   # plain `=`: bash evaluates the subscript after the value
-            code.append((SUBSCRIPT, subscript, start))
+            code.append((SUBSCRIPT, (subscript, name), start))
             code.append((STORE_ELEMENT, name, False))
         else:
             code.append((STORE_ELEMENT, name, True))
@@ -628,8 +628,12 @@ def _run(program: _Program, variables: Any) -> int:
         elif op == DUP:
             stack.append(stack[-1])
         elif op == SUBSCRIPT:
+            a, array = a
             if a == "" or a.strip(_BLANKS) in ("@", "*"):
                 stack.append(None)   # bash warns, reads 0 and assigns nothing
+                continue
+            if _is_assoc(variables, array):   # `count[$word]++`: the text is the key
+                stack.append(a)
                 continue
             if len(frames) + 1 >= _MAX_LEVEL:
                 raise ArithError(_message(program.source, "expression recursion level exceeded", b))
@@ -653,6 +657,11 @@ def _run(program: _Program, variables: Any) -> int:
             stack.append(old if b[1] else new)
 
 
+def _is_assoc(variables: Any, name: str) -> bool:
+    is_assoc = getattr(variables, "is_assoc", None)
+    return is_assoc is not None and is_assoc(name)
+
+
 def _number_in(text: str | None, name: str, variables: Any) -> int | bool | None:
     """A variable's value as a number: False when unset or empty (0, nothing to evaluate),
     None when the text is an expression to evaluate."""
@@ -666,12 +675,12 @@ def _number_in(text: str | None, name: str, variables: Any) -> int | bool | None
     return None
 
 
-def _store_element(variables: Any, name: str, index: int | None, value: int) -> None:
+def _store_element(variables: Any, name: str, index: int | str | None, value: int) -> None:
     if index is None:
         return
     try:
         variables.set_element(name, index, str(value))
     except ShellError as error:
         # A negative index before the first element: bash warns and assigns nothing.
-        if not (index < 0 and error.message.endswith("bad array subscript")):
+        if not (isinstance(index, int) and index < 0 and error.message.endswith("bad array subscript")):
             raise

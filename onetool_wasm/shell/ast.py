@@ -81,6 +81,15 @@ class CommandSub:
 
 
 @dataclass(frozen=True)
+class ProcessSub:
+    """`<(...)` or `>(...)`: the parsed script; the word gets a path (`/dev/fd/63`) that
+    reads what the script printed (`<`) or feeds the script what is written to it (`>`)."""
+    direction: str  # "<" or ">"
+    script: "Script"
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class ArithSub:
     """`$((...))`: the expression as a word (parameters and substitutions in it are expanded
     first, then the text is evaluated as arithmetic; bare names are read as variables)."""
@@ -96,7 +105,7 @@ class BraceExpansion:
     sequence: tuple[str, str, str | None] | None = None
 
 
-WordPart = Union[Literal, Quoted, DoubleQuoted, Tilde, Param, CommandSub, ArithSub, BraceExpansion]
+WordPart = Union[Literal, Quoted, DoubleQuoted, Tilde, Param, CommandSub, ProcessSub, ArithSub, BraceExpansion]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from . import arithmetic, patterns
-from .ast import (ArithSub, BraceExpansion, CommandSub, DoubleQuoted, Literal, Param, Quoted, Tilde,
+from .ast import (ArithSub, BraceExpansion, CommandSub, DoubleQuoted, Literal, Param, ProcessSub, Quoted, Tilde,
                   Word, WordPart)
 from .braces import brace_sequence
 from .state import ShellError, ShellState
@@ -36,17 +36,20 @@ class Segment:
 
 
 Substitute = Callable[[CommandSub], Awaitable[str]]
+ProcessSubstitute = Callable[[ProcessSub], Awaitable[str]]
 
 
 class Expander:
     """Expands words for one shell: its state, its VFS (cwd-relative globbing) and the
-    interpreter's command substitution."""
+    interpreter's command and process substitutions."""
 
     def __init__(self, state: ShellState, vfs: "VFS", substitute: Substitute,
-                 max_bytes: int, line: Callable[[], int]) -> None:
+                 max_bytes: int, line: Callable[[], int],
+                 process_substitute: ProcessSubstitute | None = None) -> None:
         self.state = state
         self.vfs = vfs
         self.substitute = substitute
+        self.process_substitute = process_substitute
         self.max_bytes = max_bytes
         self.line = line
 
@@ -87,6 +90,14 @@ class Expander:
         """An array subscript: `$`-forms expanded, then evaluated (`a[$i+1]`)."""
         from .parser import parse_arithmetic_text
         return await self.arithmetic(parse_arithmetic_text(text))
+
+    async def element_key(self, name: str, text: str) -> int | str:
+        """The subscript of `name[text]`: the expanded text for an associative array
+        (`m["a b"]`, `m[$k]`), else evaluated as arithmetic."""
+        if self.state.is_assoc(name):
+            from .parser import parse_key_text
+            return await self.string(parse_key_text(text))
+        return await self.subscript(text)
 
     # ------------------------------------------------------------ brace expansion
 
@@ -142,6 +153,10 @@ class Expander:
         elif isinstance(part, CommandSub):
             text = (await self.substitute(part)).rstrip("\n")
             out.append(Segment(text, quoted, splittable=not quoted))
+        elif isinstance(part, ProcessSub):  # a path: never split or globbed
+            if self.process_substitute is None:
+                raise ShellError("process substitution is not available here", fatal=True)
+            out.append(Segment(await self.process_substitute(part), True))
         elif isinstance(part, ArithSub):
             value = arithmetic.evaluate(await self.string(part.expression), self.state)
             out.append(Segment(str(value), quoted, splittable=not quoted))
@@ -205,7 +220,7 @@ class Expander:
             variable = state.lookup(name)
             return variable.elements() if variable is not None else None
         if param.index is not None:
-            index = await self.subscript(param.index)
+            index = await self.element_key(name, param.index)
             value = state.get_element(name, index)
             return [value] if value is not None else None
         value = state.get(name)
@@ -244,11 +259,7 @@ class Expander:
 
     def _indices(self, name: str) -> list[str]:
         variable = self.state.lookup(name)
-        if variable is None:
-            return []
-        if isinstance(variable.value, dict):
-            return [str(key) for key in sorted(variable.value)]
-        return ["0"]
+        return variable.keys() if variable is not None else []
 
     def _check_unset(self, param: Param) -> None:
         if self.state.options.nounset and param.name not in ("@", "*"):
@@ -298,7 +309,7 @@ class Expander:
                 raise ShellError(f"${param.name}: cannot assign in this way")
             value = await self.string(param.arg) if param.arg else ""
             if param.index is not None and param.index not in ("@", "*"):
-                self.state.set_element(param.name, await self.subscript(param.index), value)
+                self.state.set_element(param.name, await self.element_key(param.name, param.index), value)
             else:
                 self.state.set(param.name, value)
             return [value], False

@@ -23,15 +23,17 @@ from ..result import CommandResult
 from ..streams import (BrokenPipe, BufferWriter, BytesReader, CountingReader, CountingWriter, EmptyReader, NullWriter, Pipe,
                        SIGPIPE_STATUS, StreamLimit, Writer, yield_now)
 from ..vfs.cwd import CwdVFS
+from ..vfs.pipes import PipeFiles
 from . import arithmetic, conditional, patterns
 from .arithmetic import ArithError
 from .ast import (AndOr, ArithCommand, ArithFor, Assignment, BraceGroup, Case, CommandSub, CondCommand,
-                  CondExpr, For, FunctionDef, If, Pipeline, Script, SimpleCommand, Subshell, While, Word)
+                  CondExpr, For, FunctionDef, If, Literal, Pipeline, ProcessSub, Script, SimpleCommand, Subshell,
+                  While, Word)
 from .expansion import Expander
 from .builtins.variables import ARRAY_MARK
 from .limits import Budget, LimitExceeded, TimedOut
 from .redirections import open_redirects
-from .state import LineError, ShellError, ShellState
+from .state import Assoc, LineError, ShellError, ShellState
 from .trace import RunRecord, StepRecord
 
 if TYPE_CHECKING:
@@ -58,6 +60,9 @@ class ShellExit(Exception):
         super().__init__(status)
         self.status = status
 
+
+# `<(...)`/`>(...)` files open at once (bash numbers them down from /dev/fd/63).
+MAX_PROCESS_SUBSTITUTIONS = 50
 
 # What `timeout` reports for a command it stopped (GNU's status).
 TIMED_OUT_STATUS = 124
@@ -90,7 +95,8 @@ class Interpreter:
         self.condition_depth = 0  # inside if/while conditions, `!`, before && ||: no errexit
         self.vfs = CwdVFS(ctx.vfs, state.cwd)
         self.expander = Expander(state, self.vfs, self._substitute,
-                                 budget.limits.max_expansion_bytes, lambda: self.line)
+                                 budget.limits.max_expansion_bytes, lambda: self.line,
+                                 self._process_substitute)
 
     @property
     def limits(self):
@@ -100,6 +106,7 @@ class Interpreter:
         """A subshell: a copy of the state; nothing it changes comes back."""
         child = Interpreter(self.ctx, state or self.state.fork(), self.budget, self.gate, self.record,
                             self.source_depth)
+        child.vfs.pipes = PipeFiles(self.vfs.pipes.files)  # it may read its parent's `<(...)`
         child.stderr = self.stderr
         child.loop_depth = self.loop_depth
         return child
@@ -246,6 +253,7 @@ class Interpreter:
     async def run_command(self, node: "Command", io: CommandIO) -> int:
         # Each level of nesting costs Python frames; `enter` refuses one the stack cannot hold.
         self.budget.enter()
+        pipes = self.vfs.pipes.mark()  # `<(...)` files its words open live until it ends
         try:
             if isinstance(node, SimpleCommand):
                 return await self.run_simple(node, io)
@@ -265,6 +273,8 @@ class Interpreter:
                 await self._close_all(closers, io)
         finally:
             self.budget.leave()
+            if self.vfs.pipes.mark() > pipes:
+                await self._close_pipes(pipes, io)
 
     async def _run_compound(self, node: "Command", io: CommandIO) -> int:
         if isinstance(node, BraceGroup):
@@ -410,7 +420,16 @@ class Interpreter:
         return 0 if await conditional.evaluate(self, expression) else 1
 
     def is_set(self, name: str) -> bool:
-        return self.state.get(name) is not None
+        """`-v name` or `-v name[subscript]` (a key of an associative array, else arithmetic)."""
+        base, bracket, subscript = name.partition("[")
+        if not bracket or not subscript.endswith("]"):
+            return self.state.get(name) is not None
+        key = subscript[:-1]
+        try:
+            index = key if self.state.is_assoc(base) else arithmetic.evaluate(key, self.state)
+        except ShellError:
+            return False
+        return self.state.get_element(base, index) is not None
 
     async def file_info(self, path: str):
         """What `test -f` and friends need to know about a path, or None."""
@@ -494,14 +513,13 @@ class Interpreter:
     async def assign(self, assignment: Assignment, *, local: bool = False) -> None:
         state = self.state
         if isinstance(assignment.value, tuple):
-            values = await self.expander.words(assignment.value)
-            state.set_array(assignment.name, values, append=assignment.append, local=local)
+            await self._assign_array(assignment, local)
             return
         value = await self.expander.string(assignment.value)
         variable = state.lookup(assignment.name)
         integer = variable is not None and variable.integer
         if assignment.index is not None:
-            index = await self.expander.subscript(assignment.index)
+            index = await self.expander.element_key(assignment.name, assignment.index)
             if assignment.append:
                 value = _joined(state.get_element(assignment.name, index), value, integer, state)
             elif integer:
@@ -516,6 +534,39 @@ class Interpreter:
         elif integer:
             value = str(arithmetic.evaluate(value, state))
         state.set(assignment.name, value, local=local)
+
+    async def _assign_array(self, assignment: Assignment, local: bool) -> None:
+        """`a=(x y)`, `a=([3]=x y)`, `m=([key]=v ...)` or `m=(key v ...)` for an associative
+        array; `+=` adds to what is there."""
+        state, name = self.state, assignment.name
+        elements = [_keyed_element(word) for word in assignment.value]
+        if not any(key is not None for key, _ in elements) and not state.is_assoc(name):
+            values = await self.expander.words(assignment.value)
+            state.set_array(name, values, append=assignment.append, local=local)
+            return
+        pairs = []  # (key or None for "the next index", value), keys expanded in order
+        for key, value in elements:
+            if key is None:
+                pairs.extend((None, text) for text in await self.expander.words([value]))
+            else:
+                subscript = await (self.expander.string(key) if state.is_assoc(name)
+                                   else self.expander.subscript(key.source))
+                pairs.append((subscript, await self.expander.string(value)))
+        if not assignment.append:
+            if state.is_assoc(name):
+                state.make_assoc(name, local=local).value = Assoc(assigned=True)
+            else:
+                state.set_array(name, [], local=local)
+        if state.is_assoc(name):
+            _fill_assoc(state, name, pairs)
+        else:
+            variable = state.lookup(name)
+            current = variable.value if variable is not None and isinstance(variable.value, dict) else {}
+            following = max(current) + 1 if current else 0
+            for key, value in pairs:
+                index = following if key is None else key
+                state.set_element(name, index, value)
+                following = int(index) + 1
 
     async def _dispatch(self, node: SimpleCommand, argv: list[str], io: CommandIO) -> int:
         from .builtins import BUILTINS
@@ -704,6 +755,39 @@ class Interpreter:
         self.state.last_status = self.substitution_status = status
         return output.data.decode("utf-8", "surrogateescape")
 
+    async def _process_substitute(self, node: ProcessSub) -> str:
+        """`<(...)` runs now, in a subshell; what it printed is the content of the path it
+        becomes (/dev/fd/63, 62...) while the command runs. `>(...)` is a path to write to;
+        its script reads what was written once the command has ended (`_close_pipes`).
+        Neither changes `$?`."""
+        if self.vfs.pipes.mark() >= MAX_PROCESS_SUBSTITUTIONS:
+            raise ShellError(f"more than {MAX_PROCESS_SUBSTITUTIONS} process substitutions open at once", fatal=True)
+        if node.direction == ">":
+            return self.vfs.pipes.open(None, node.script).path
+        output = BufferWriter(self.limits.max_expansion_bytes, "process substitution output")
+        child = self.child()
+        child.line = self.line
+        try:
+            await child.run(node.script, CommandIO(EmptyReader(), output, self.stderr, stdin_is_pipe=False))
+        except StreamLimit as error:
+            raise ShellError(str(error), fatal=True)
+        return self.vfs.pipes.open(bytes(output.data)).path
+
+    async def _close_pipes(self, mark: int, io: CommandIO) -> None:
+        """Close the `<(...)`/`>(...)` files opened since `mark`: each `>(...)` script now reads
+        what the command wrote to it, its output going where the command's would have gone
+        without its redirections (as in bash, where it inherits the shell's stdout)."""
+        for pipe in self.vfs.pipes.close_from(mark):
+            if pipe.script is None:
+                continue
+            child = self.child()
+            child.line = self.line
+            try:
+                await child.run(pipe.script, CommandIO(BytesReader(bytes(pipe.written)), io.stdout, self.stderr,
+                                                       stdin_is_pipe=True))
+            except StreamLimit as error:
+                raise ShellError(str(error), fatal=True)
+
     # Where `$(...)` writes its stderr: the run's stderr (set by the runtime).
     stderr: Writer = NullWriter()
 
@@ -781,6 +865,43 @@ def _xtrace_quote(word: str) -> str:
     if _PLAIN_WORD.fullmatch(word):
         return word
     return "'" + word.replace("'", "'\\''") + "'"
+
+
+def _keyed_element(word: Word) -> tuple[Word | None, Word]:
+    """An array literal's element: `[key]=value` -> (key, value) as words, else (None, word).
+    The key ends at the first `]=` of unquoted text; quotes and `$` forms may be in it. The
+    key word's source is its text as written (an indexed array evaluates it as arithmetic)."""
+    parts = word.parts
+    if not parts or not isinstance(parts[0], Literal) or not parts[0].text.startswith("["):
+        return None, word
+    for position, part in enumerate(parts):
+        if not isinstance(part, Literal):
+            continue
+        cut = part.text.find("]=", 1 if position == 0 else 0)
+        if cut < 0:
+            continue
+        key_parts = parts[:position] + (Literal(part.text[:cut]),)
+        key_parts = (Literal(key_parts[0].text[1:]),) + key_parts[1:]  # without the `[`
+        value_parts = (Literal(part.text[cut + 2:]),) + parts[position + 1:]
+        written = word.source[1:word.source.find("]=")] if "]=" in word.source else ""
+        return Word(_nonempty(key_parts), written), Word(_nonempty(value_parts))
+    return None, word
+
+
+def _nonempty(parts: tuple) -> tuple:
+    return tuple(part for part in parts if not (isinstance(part, Literal) and not part.text))
+
+
+def _fill_assoc(state: ShellState, name: str, pairs: list[tuple[int | str | None, str]]) -> None:
+    """An associative array literal: `[key]=value` pairs, or (bash 5.1) key value key value."""
+    loose: list[str] = []
+    for key, value in pairs:
+        if key is None:
+            loose.append(value)
+        else:
+            state.set_element(name, str(key), value)
+    for position in range(0, len(loose), 2):
+        state.set_element(name, loose[position], loose[position + 1] if position + 1 < len(loose) else "")
 
 
 def _joined(old: str | None, value: str, integer: bool, state: ShellState) -> str:

@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
 
-from .ast import (ArithSub, BraceExpansion, CommandSub, DoubleQuoted, HereDoc, Literal, Param,
+from .ast import (ArithSub, BraceExpansion, CommandSub, DoubleQuoted, HereDoc, Literal, Param, ProcessSub,
                   Quoted, Script, Tilde, Word, WordPart)
 
 MAX_NESTING = 100
@@ -56,6 +56,8 @@ _WORD_TEXT = re.compile(r"[^ \t\n|&;()<>\\'\"$`]+")
 _DQUOTE_TEXT = re.compile(r"[^\"\\$`]+")
 _HEREDOC_TEXT = re.compile(r"[^\\$`]+")
 _ARITH_TEXT = re.compile(r"[^\\$`\"]+")
+# An associative array's subscript: everything but quotes, backslashes and `$`/backquote forms.
+_KEY_TEXT = re.compile(r"[^\\$`\"']+")
 _ARITH_SCAN = re.compile(r"[()\\'\"]")
 _REGEX_TEXT = re.compile(r"[^ \t\n\\'\"$`()]+")
 _ANSI_STOP = re.compile(r"[\\']")
@@ -187,7 +189,7 @@ class Lexer:
                 self.pos = start + 1
                 self._read_heredoc_bodies()
                 token = Token("newline", "\n", start, start + 1)
-            elif source[start] in METACHARACTERS:
+            elif source[start] in METACHARACTERS and not source.startswith(("<(", ">("), start):
                 token = self._operator(start)
             else:
                 token = self._word()
@@ -196,9 +198,6 @@ class Lexer:
 
     def _operator(self, start: int) -> Token:
         source = self.source
-        if source.startswith(("<(", ">("), start):
-            raise self.error("process substitution is not supported: write the output to a "
-                             "file first, then read the file", start)
         for operator in OPERATORS:
             if source.startswith(operator, start):
                 self.pos = start + len(operator)
@@ -229,6 +228,8 @@ class Lexer:
                 token.array_pos = pos
                 token.array = self._array_literal()
                 break
+            elif char in "<>" and source.startswith("(", pos + 1):
+                _add(pieces, starts, self._process_substitution(pos), pos)
             elif char in METACHARACTERS:
                 break
             elif char == "$":
@@ -347,8 +348,18 @@ class Lexer:
             expression = self.arith_command(dollar + 3)
             if expression is not None:
                 return ArithSub(expression)
-        self.enter(dollar)
-        self.pos = dollar + 2
+        script, text = self._parenthesized_script(dollar)
+        return CommandSub(script, text)
+
+    def _process_substitution(self, opening: int) -> ProcessSub:
+        """`<(...)` or `>(...)` at `opening`."""
+        script, text = self._parenthesized_script(opening)
+        return ProcessSub(self.source[opening], script, text)
+
+    def _parenthesized_script(self, opening: int):
+        """The script between the `(` at opening + 1 and its `)`, and its source text."""
+        self.enter(opening)
+        self.pos = opening + 2
         # Here-documents started before the `$(` belong to the outer line; those left open
         # inside it are read after the outer line, as bash does (with a warning).
         outer, self._pending = self._pending, []
@@ -356,11 +367,11 @@ class Lexer:
         closing = self.take()
         self._pending = outer + self._pending
         if closing.kind == "eof":
-            raise self.unmatched(")", dollar)
+            raise self.unmatched(")", opening)
         if closing.text != ")" or closing.kind != "op":
             raise self.unexpected(closing)
         self.leave()
-        return CommandSub(script, self.source[dollar + 2:closing.pos])
+        return script, self.source[opening + 2:closing.pos]
 
     def find_arith_end(self, pos: int) -> int | None:
         """Where the `))` closing an arithmetic text that starts at pos is, or None when its
@@ -432,6 +443,25 @@ class Lexer:
             raise self.error("syntax error in arithmetic expression", start)
         if not source[start:end].strip():
             return Word(())
+        return Word(tuple(_merge(pieces)), source[start:end])
+
+    def key_word(self, end: int) -> Word:
+        """An associative array's subscript text, self.pos to `end`, as a Word: quotes and
+        backslashes removed, `$` forms and backquotes kept as parts."""
+        source, start = self.source, self.pos
+        pieces: list[Piece] = []
+        starts: list[int] = []
+        while self.pos < end:
+            pos = self.pos
+            char = source[pos]
+            text = _KEY_TEXT.match(source, pos, end)
+            if text:
+                _add(pieces, starts, Quoted(text.group()), pos)
+                self.pos = text.end()
+            elif char == "$":
+                self._dollar(pieces, starts, quoted=True)
+            else:
+                self._special(char, pieces, starts, quoted=True)
         return Word(tuple(_merge(pieces)), source[start:end])
 
     def arith_command(self, start: int) -> Word | None:

@@ -70,6 +70,12 @@ def parse_arithmetic_text(text: str) -> Word:
     return Lexer(text, Parser).arith_word(len(text))
 
 
+def parse_key_text(text: str) -> Word:
+    """An associative array's subscript (`m["a b"]`, `m[$k]`) as a Word: expanded as bash
+    expands a subscript (quotes removed, parameters and substitutions expanded, no splitting)."""
+    return Lexer(text, Parser).key_word(len(text))
+
+
 def _text(token: Token) -> str | None:
     """What a token reads as for the grammar: an operator, or a plainly written word."""
     return token.text if token.kind == "op" else token.plain

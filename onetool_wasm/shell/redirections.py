@@ -137,6 +137,9 @@ async def _file_output(shell: "Interpreter", redirect: Redirect, table: dict[int
     if not path:
         raise ShellError(": No such file or directory")
     vfs = shell.vfs
+    pipe = vfs.pipe(path)
+    if pipe is not None and pipe.writable:  # `> >(cmd)`: nothing to ask, no file written
+        return FileWriter(lambda data: vfs.append_bytes(path, data), shell.limits.max_output_bytes)
     try:
         is_dir = await vfs.is_dir(path)
         exists = is_dir or await vfs.exists(path)

@@ -1,4 +1,4 @@
-"""The state of one shell: variables (scalars and indexed arrays, with function-local scopes),
+"""The state of one shell: variables (scalars, indexed and associative arrays, with function-local scopes),
 functions, positional parameters, options, the working directory and the last status.
 
 A run starts from a fresh state (the cwd `/`); a host that wants a session keeps one.
@@ -28,28 +28,94 @@ class LineError(ShellError):
     a readonly variable, an arithmetic error in an expansion), as in a non-interactive bash."""
 
 
+class Assoc:
+    """An associative array (`declare -A`): string keys. Its elements come out (`${m[@]}`,
+    `${!m[@]}`) in bash's order, which scripts see: bash keeps them in a hash table of 1024
+    buckets (FNV-1 hash of the key) and walks the buckets in turn, newest key first within
+    one."""
+
+    BUCKETS = 1024
+
+    def __init__(self, items: dict[str, str] | None = None, assigned: bool = False) -> None:
+        self.items: dict[str, str] = dict(items or {})
+        # `declare -A m` alone shows as `declare -A m`; once assigned (even emptied), `m=()`.
+        self.assigned = assigned or bool(self.items)
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.items[key] = value
+        self.assigned = True
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.items.get(key, default)
+
+    def pop(self, key: str, default: str | None = None) -> str | None:
+        return self.items.pop(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.items
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def keys(self) -> list[str]:
+        """The keys in bash's order (insertion order within a bucket, reversed)."""
+        buckets: dict[int, list[str]] = {}
+        for key in self.items:
+            buckets.setdefault(_fnv1(key) & (self.BUCKETS - 1), []).append(key)
+        return [key for bucket in sorted(buckets) for key in reversed(buckets[bucket])]
+
+    def __deepcopy__(self, memo) -> "Assoc":
+        return Assoc(self.items, self.assigned)
+
+
+def _fnv1(key: str) -> int:
+    """bash's hash_string: 32-bit FNV-1 of the key's bytes."""
+    value = 2166136261
+    for byte in key.encode("utf-8", "surrogateescape"):
+        value = (value * 16777619) & 0xFFFFFFFF
+        value ^= byte
+    return value
+
+
 @dataclass
 class Variable:
-    # A dict is an indexed (sparse) array; None is declared but unset (`local v`).
-    value: str | dict[int, str] | None = ""
+    # A dict is an indexed (sparse) array, an Assoc an associative one; None is declared but
+    # unset (`local v`).
+    value: str | dict[int, str] | Assoc | None = ""
     exported: bool = False
     readonly: bool = False
     integer: bool = False
 
     @property
     def is_array(self) -> bool:
-        return isinstance(self.value, dict)
+        return isinstance(self.value, (dict, Assoc))
+
+    @property
+    def is_assoc(self) -> bool:
+        return isinstance(self.value, Assoc)
 
     def scalar(self) -> str:
-        """`$a` of an array is element 0."""
+        """`$a` of an array is element 0 (key "0" of an associative one)."""
         if isinstance(self.value, dict):
             return self.value.get(0, "")
+        if isinstance(self.value, Assoc):
+            return self.value.get("0", "")
         return self.value or ""
 
     def elements(self) -> list[str]:
         if isinstance(self.value, dict):
             return [self.value[k] for k in sorted(self.value)]
+        if isinstance(self.value, Assoc):
+            return [self.value.items[k] for k in self.value.keys()]
         return [] if self.value is None else [self.value]
+
+    def keys(self) -> list[str]:
+        """`${!a[@]}`: the indices or keys that are set."""
+        if isinstance(self.value, dict):
+            return [str(key) for key in sorted(self.value)]
+        if isinstance(self.value, Assoc):
+            return self.value.keys()
+        return [] if self.value is None else ["0"]
 
 
 @dataclass
@@ -121,14 +187,22 @@ class ShellState:
         variable = self.lookup(name)
         if variable is None:
             return None
-        if variable.value is None or isinstance(variable.value, dict) and 0 not in variable.value:
+        if variable.value is None or isinstance(variable.value, dict) and 0 not in variable.value \
+                or isinstance(variable.value, Assoc) and "0" not in variable.value:
             return None
         return variable.scalar()
 
-    def get_element(self, name: str, index: int) -> str | None:
+    def is_assoc(self, name: str) -> bool:
+        variable = self.lookup(name)
+        return variable is not None and variable.is_assoc
+
+    def get_element(self, name: str, index: int | str) -> str | None:
+        """Element `index` of an indexed array (an int), or key `index` of an associative one."""
         variable = self.lookup(name)
         if variable is None:
             return None
+        if isinstance(variable.value, Assoc):
+            return variable.value.get(str(index))
         if isinstance(variable.value, dict):
             if index < 0:
                 keys = sorted(variable.value)
@@ -140,11 +214,16 @@ class ShellState:
         variable = self._writable(name, local)
         if isinstance(variable.value, dict):
             variable.value[0] = value
+        elif isinstance(variable.value, Assoc):
+            variable.value["0"] = value
         else:
             variable.value = value
 
-    def set_element(self, name: str, index: int, value: str) -> None:
+    def set_element(self, name: str, index: int | str, value: str) -> None:
         variable = self._writable(name, False)
+        if isinstance(variable.value, Assoc):
+            variable.value[str(index)] = value
+            return
         if not isinstance(variable.value, dict):
             variable.value = {0: variable.value} if variable.value else {}
         if index < 0:
@@ -153,6 +232,15 @@ class ShellState:
                 raise ShellError(f"{name}[{index}]: bad array subscript")
             index = keys[-1] + 1 + index
         variable.value[index] = value
+
+    def make_assoc(self, name: str, *, local: bool = False) -> Variable:
+        """`declare -A name`: an empty associative array, unless it already is one."""
+        variable = self.declare_local(name) if local else self._writable(name, False)
+        if not isinstance(variable.value, Assoc):
+            if isinstance(variable.value, dict) and variable.value:
+                raise ShellError(f"{name}: cannot convert indexed to associative array")
+            variable.value = Assoc()
+        return variable
 
     def set_array(self, name: str, values: list[str], *, append: bool = False, local: bool = False) -> None:
         variable = self._writable(name, local)
@@ -173,9 +261,11 @@ class ShellState:
                 del scope[name]
                 return
 
-    def unset_element(self, name: str, index: int) -> None:
+    def unset_element(self, name: str, index: int | str) -> None:
         variable = self.lookup(name)
-        if variable is not None and isinstance(variable.value, dict):
+        if variable is not None and isinstance(variable.value, Assoc):
+            variable.value.pop(str(index))
+        elif variable is not None and isinstance(variable.value, dict):
             variable.value.pop(index, None)
         elif variable is not None and index == 0:
             self.unset(name)

@@ -137,9 +137,15 @@ async def stream_wc(ctx: CommandContext, args: list[str], io: CommandIO) -> int:
             sizes.append(io.stdin.file_size)  # a `< file` redirect has one; a pipe has none
         else:
             rows.append(([_wc_count(k, source.data) for k in kinds], source.label))
-            sizes.append(len(source.data))
+            sizes.append(None if _is_pipe(ctx, source.label) else len(source.data))
     await io.stdout.write(_wc_report(rows, sizes, kinds, bool(paths), len(sources) > 1))
     return status
+
+
+def _is_pipe(ctx: CommandContext, path: str) -> bool:
+    """Whether `path` is a process substitution's /dev/fd file (not a regular file)."""
+    pipe = getattr(ctx.vfs, "pipe", None)
+    return callable(pipe) and pipe(path) is not None
 
 
 async def _wc_stream(reader: Reader, kinds: list[str]) -> tuple[list[int], int]:

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...commands.spec import CommandIO
-from ..state import ShellError, Variable
+from ..state import Assoc, ShellError, Variable
 
 if TYPE_CHECKING:
     from ..interpreter import Interpreter
@@ -34,17 +34,33 @@ def _quote_value(value: str) -> str:
     return f'"{escaped}"'
 
 
+# Characters after which bash quotes an associative array's key in `declare -p` output.
+_KEY_METAS = re.compile(r"[ \t\n'\"\\|&;()<>!{}*\[?\]^$`]|^[~#]")
+
+
+def _array_items(variable: Variable) -> str:
+    """`[k]="v" ...` as `declare -p` and `set` show an array's elements (an associative
+    array's keys quoted where needed, and a space before its `)`)."""
+    if isinstance(variable.value, Assoc):
+        keys = variable.value.keys()
+        shown = (f"[{_quote_value(key) if _KEY_METAS.search(key) else key}]={_quote_value(variable.value.get(key))}"
+                 for key in keys)
+        return "(" + "".join(item + " " for item in shown) + ")"
+    return "(" + " ".join(f"[{key}]={_quote_value(value)}" for key, value in sorted(variable.value.items())) + ")"
+
+
 def _declaration(name: str, shell: "Interpreter") -> str | None:
     """`declare -p NAME`'s line."""
     variable = shell.state.lookup(name)
     if variable is None:
         return None
-    flags = ("a" if variable.is_array else "") + ("i" if variable.integer else "") + \
+    flags = ("A" if variable.is_assoc else "a" if variable.is_array else "") + ("i" if variable.integer else "") + \
             ("r" if variable.readonly else "") + ("x" if variable.exported else "")
     flags = "-" + flags if flags else "--"
-    if isinstance(variable.value, dict):
-        items = " ".join(f"[{key}]={_quote_value(value)}" for key, value in sorted(variable.value.items()))
-        return f"declare {flags} {name}=({items})"
+    if variable.is_assoc and not variable.value.assigned:
+        return f"declare {flags} {name}"
+    if variable.is_array:
+        return f"declare {flags} {name}={_array_items(variable)}"
     return f"declare {flags} {name}={_quote_value(variable.value)}"
 
 
@@ -76,7 +92,8 @@ async def _set_words(shell: "Interpreter", words: list[str], io: CommandIO, name
                 value = match.group(4)
                 if match.group(2):
                     from .. import arithmetic
-                    index = arithmetic.evaluate(match.group(2)[1:-1], state)
+                    subscript = match.group(2)[1:-1]
+                    index = subscript if state.is_assoc(target) else arithmetic.evaluate(subscript, state)
                     state.set_element(target, index, value)
                 elif match.group(3) == "+=":
                     state.set(target, (state.get(target) or "") + value, local=local)
@@ -153,9 +170,6 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
                 flags.add(letter if arg[0] == "-" else "+" + letter)
         elif arg != "--" or words:
             words.append(arg)
-    if "A" in flags:
-        return await _fail(shell, io, f"{name}: -A: associative arrays are not supported; "
-                                      "use two indexed arrays or a name prefix")
     if "p" in flags or not words:
         names = words or shell.state.names()
         status = 0
@@ -173,6 +187,10 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
                 await io.stdout.write(f"{word}\n".encode())
         return 1 if missing else 0
     in_function = shell.state.function_depth > 0 and "g" not in flags
+    if "A" in flags:
+        words, status = await _make_assoc(shell, words, io, name, in_function if local is None else local)
+        if not words:
+            return status
     status = await _set_words(shell, words, io, name, local=in_function if local is None else local,
                               export=True if "x" in flags else (False if "+x" in flags else None),
                               readonly="r" in flags, array="a" in flags)
@@ -193,6 +211,26 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
     return status
 
 
+async def _make_assoc(shell: "Interpreter", words: list[str], io: CommandIO, name: str,
+                      local: bool) -> tuple[list[str], int]:
+    """`declare -A NAME...`: each NAME becomes an associative array before its value (if
+    any) is assigned. -> (the words that are still to assign, status)."""
+    status = 0
+    kept = []
+    for word in words:
+        source = word[len(ARRAY_MARK):] if word.startswith(ARRAY_MARK) else word
+        target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", source)
+        if target is None:
+            kept.append(word)  # _set_words reports it
+            continue
+        try:
+            shell.state.make_assoc(target.group(), local=local)
+            kept.append(word)
+        except ShellError as error:
+            status = await _fail(shell, io, f"{name}: {error.message}")
+    return kept, status
+
+
 async def builtin_unset(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
     functions = False
     status = 0
@@ -210,7 +248,9 @@ async def builtin_unset(shell: "Interpreter", args: list[str], io: CommandIO) ->
         try:
             if subscript:
                 from .. import arithmetic
-                shell.state.unset_element(name, arithmetic.evaluate(subscript.rstrip("]"), shell.state))
+                key = subscript[:-1] if subscript.endswith("]") else subscript
+                shell.state.unset_element(name, key if shell.state.is_assoc(name)
+                                          else arithmetic.evaluate(key, shell.state))
             elif shell.state.lookup(name) is not None:
                 shell.state.unset(name)
             else:
@@ -272,9 +312,8 @@ def _set_line(name: str, shell: "Interpreter") -> str | None:
     variable = shell.state.lookup(name)
     if variable is None:
         return None
-    if isinstance(variable.value, dict):
-        items = " ".join(f"[{k}]={_quote_value(v)}" for k, v in sorted(variable.value.items()))
-        return f"{name}=({items})"
+    if variable.is_array:
+        return f"{name}={_array_items(variable)}"
     value = variable.value
     if re.fullmatch(r"[A-Za-z0-9_./:,+=@%-]*", value) and value:
         return f"{name}={value}"
