@@ -1,4 +1,4 @@
-"""The data group: structured data (JSON, CSV, base64, calc, jq).
+"""The data group: structured data (JSON, CSV, base64, calc, expr, jq).
 
 One module a command; `COMMAND_MODULES` lists them, one a line, sorted (a module whose
 name starts with `_` helps the group's commands and is not one).
@@ -8,6 +8,7 @@ COMMAND_MODULES = (
     "base64",
     "calc",
     "csv",
+    "expr",
     "hexdump",
     "jq",
     "json",
