@@ -191,6 +191,9 @@ class Expander:
         if op in ("!@", "!*"):
             return self._indices(param.name), True
         if op == "!":
+            reference = self.state.lookup_raw(param.name)
+            if reference is not None and reference.ref is not None:  # `${!r}` of a nameref: its target's name
+                return [reference.ref], False
             target = self.state.get(param.name) or ""
             values = await self._lookup(Param(target) if "[" not in target else _subscripted(target))
             return (values or [""], False) if values is not None else ([""], False)

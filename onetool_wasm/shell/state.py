@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+# Links followed from a nameref before giving up (bash warns of a circular reference).
+MAX_NAMEREF_HOPS = 8
+
+
 class ShellError(Exception):
     """An error the shell reports on stderr as `bash: line N: message` and that ends the
     current command with `status` (an expansion error, a readonly variable...).
@@ -85,6 +89,7 @@ class Variable:
     exported: bool = False
     readonly: bool = False
     integer: bool = False
+    ref: str | None = None  # `declare -n`: the name this one stands for (value unused)
 
     @property
     def is_array(self) -> bool:
@@ -177,10 +182,38 @@ class ShellState:
     # ------------------------------------------------------------ variables
 
     def lookup(self, name: str) -> Variable | None:
+        """The variable `name` stands for (a nameref followed to its target), or None."""
+        variable = self.lookup_raw(name)
+        if variable is None or variable.ref is None:
+            return variable
+        return self.lookup_raw(self.resolve(name))
+
+    def lookup_raw(self, name: str) -> Variable | None:
+        """The variable of that very name, a nameref itself included."""
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
         return None
+
+    def resolve(self, name: str) -> str:
+        """The name at the end of `name`'s nameref chain (`declare -n r=v`: r -> v); a
+        circular chain resolves to a name that is never set."""
+        for _ in range(MAX_NAMEREF_HOPS):
+            variable = self.lookup_raw(name)
+            if variable is None or variable.ref is None:
+                return name
+            name = variable.ref
+        return "\x00circular"
+
+    def make_ref(self, name: str, target: str, *, local: bool = False) -> None:
+        """`declare -n name=target`."""
+        if target == name:
+            raise ShellError(f"{name}: nameref variable self references not allowed")
+        scope = self.scopes[-1] if local else self._scope_of(name)
+        variable = scope.get(name)
+        if variable is not None and variable.readonly:
+            raise ShellError(f"{name}: readonly variable")
+        scope[name] = Variable(None, exported=bool(variable and variable.exported), ref=target)
 
     def get(self, name: str) -> str | None:
         """A scalar variable's value (element 0 of an array), None when unset."""
@@ -253,7 +286,10 @@ class ShellState:
             current[start + offset] = value
         variable.value = current
 
-    def unset(self, name: str) -> None:
+    def unset(self, name: str, *, reference: bool = False) -> None:
+        """Unset the variable `name` stands for; `reference` (`unset -n`): the nameref itself."""
+        if not reference:
+            name = self.resolve(name)
         for scope in reversed(self.scopes):
             if name in scope:
                 if scope[name].readonly:
@@ -303,20 +339,25 @@ class ShellState:
         return copy.deepcopy(variable) if variable is not None else None
 
     def restore(self, name: str, saved: Variable | None) -> None:
-        scope = self._scope_of(name)
+        name = self.resolve(name)
+        scope = self._scope_of_resolved(name)
         if saved is None:
             scope.pop(name, None)
         else:
             scope[name] = saved
 
     def _scope_of(self, name: str) -> dict[str, Variable]:
+        return self._scope_of_resolved(self.resolve(name))
+
+    def _scope_of_resolved(self, name: str) -> dict[str, Variable]:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope
         return self.scopes[0]
 
     def _writable(self, name: str, local: bool) -> Variable:
-        scope = self.scopes[-1] if local else self._scope_of(name)
+        name = self.resolve(name)
+        scope = self.scopes[-1] if local else self._scope_of_resolved(name)
         variable = scope.get(name)
         if variable is None:
             variable = scope[name] = Variable("")

@@ -51,9 +51,11 @@ def _array_items(variable: Variable) -> str:
 
 def _declaration(name: str, shell: "Interpreter") -> str | None:
     """`declare -p NAME`'s line."""
-    variable = shell.state.lookup(name)
+    variable = shell.state.lookup_raw(name)
     if variable is None:
         return None
+    if variable.ref is not None:
+        return f"declare -n{'r' if variable.readonly else ''}{'x' if variable.exported else ''} {name}={_quote_value(variable.ref)}"
     flags = ("A" if variable.is_assoc else "a" if variable.is_array else "") + ("i" if variable.integer else "") + \
             ("r" if variable.readonly else "") + ("x" if variable.exported else "")
     flags = "-" + flags if flags else "--"
@@ -141,7 +143,7 @@ async def builtin_export(shell: "Interpreter", args: list[str], io: CommandIO) -
             return await _fail(shell, io, f"export: {flag}: invalid option", 2)
     if not args:
         lines = [_declaration(name, shell) for name in shell.state.names()
-                 if shell.state.lookup(name).exported]
+                 if shell.state.lookup_raw(name).exported]
         await io.stdout.write("".join(line + "\n" for line in lines if line).encode())
         return 0
     return await _set_words(shell, args, io, "export", export=not unexport)
@@ -187,6 +189,8 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
                 await io.stdout.write(f"{word}\n".encode())
         return 1 if missing else 0
     in_function = shell.state.function_depth > 0 and "g" not in flags
+    if "n" in flags:
+        return await _make_refs(shell, words, io, name, in_function if local is None else local)
     if "A" in flags:
         words, status = await _make_assoc(shell, words, io, name, in_function if local is None else local)
         if not words:
@@ -208,6 +212,29 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
                 if match and isinstance(variable.value, str):
                     from .. import arithmetic
                     variable.value = str(arithmetic.evaluate(variable.value or "0", shell.state))
+    return status
+
+
+async def _make_refs(shell: "Interpreter", words: list[str], io: CommandIO, name: str, local: bool) -> int:
+    """`declare -n NAME=TARGET...` (and `local -n`): NAME stands for the variable TARGET."""
+    status = 0
+    for word in words:
+        match = _ASSIGNMENT.fullmatch(word)
+        target = match.group(1) if match else word
+        if not _NAME.fullmatch(target) or match and (match.group(2) or match.group(3) != "="):
+            status = await _fail(shell, io, f"{name}: `{word}': not a valid identifier")
+            continue
+        if match is None:  # `declare -n r` alone: an ordinary declaration here
+            status = await _set_words(shell, [word], io, name, local=local) or status
+            continue
+        referred = match.group(4)
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?", referred):
+            status = await _fail(shell, io, f"{name}: `{referred}': invalid variable name for name reference")
+            continue
+        try:
+            shell.state.make_ref(target, referred, local=local)
+        except ShellError as error:
+            status = await _fail(shell, io, f"{name}: {error.message}")
     return status
 
 
@@ -233,10 +260,12 @@ async def _make_assoc(shell: "Interpreter", words: list[str], io: CommandIO, nam
 
 async def builtin_unset(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
     functions = False
+    reference = False
     status = 0
     for arg in args:
         if arg in ("-f", "-v", "-n"):
             functions = arg == "-f"
+            reference = arg == "-n"
             continue
         if functions:
             shell.state.functions.pop(arg, None)
@@ -251,8 +280,8 @@ async def builtin_unset(shell: "Interpreter", args: list[str], io: CommandIO) ->
                 key = subscript[:-1] if subscript.endswith("]") else subscript
                 shell.state.unset_element(name, key if shell.state.is_assoc(name)
                                           else arithmetic.evaluate(key, shell.state))
-            elif shell.state.lookup(name) is not None:
-                shell.state.unset(name)
+            elif shell.state.lookup_raw(name) is not None:
+                shell.state.unset(name, reference=reference)
             else:
                 shell.state.functions.pop(name, None)
         except ShellError as error:
@@ -309,9 +338,11 @@ async def builtin_set(shell: "Interpreter", args: list[str], io: CommandIO) -> i
 
 
 def _set_line(name: str, shell: "Interpreter") -> str | None:
-    variable = shell.state.lookup(name)
-    if variable is None:
+    variable = shell.state.lookup_raw(name)
+    if variable is None or variable.value is None and variable.ref is None:
         return None
+    if variable.ref is not None:
+        return f"{name}={variable.ref}"
     if variable.is_array:
         return f"{name}={_array_items(variable)}"
     value = variable.value
