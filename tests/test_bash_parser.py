@@ -659,7 +659,6 @@ REFUSED = {
     "echo a &": "no background jobs",
     "a & b": "no background jobs",
     "echo ${x@Q}": "${x@op} transformations are not supported (bash fails at run time)",
-    "echo ${!x*}": "${!prefix*} is not supported",
 }
 
 

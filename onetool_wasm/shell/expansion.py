@@ -15,7 +15,7 @@ from . import arithmetic, patterns
 from .ast import (ArithSub, BraceExpansion, CommandSub, DoubleQuoted, Literal, Param, ProcessSub, Quoted, Tilde,
                   Word, WordPart)
 from .braces import brace_sequence
-from .state import ShellError, ShellState
+from .state import LineError, ShellError, ShellState
 
 if TYPE_CHECKING:
     from ..vfs.base import VFS
@@ -173,7 +173,7 @@ class Expander:
         if not is_list:
             out.append(Segment(elements[0], quoted, splittable=not quoted))
             return
-        if quoted and param.index == "*" or (quoted and param.name == "*"):
+        if quoted and (param.index == "*" or param.name == "*" or param.op in ("!*", "names*")):
             out.append(Segment(self._ifs_joiner().join(elements), True))
             return
         for position, element in enumerate(elements):
@@ -190,6 +190,9 @@ class Expander:
             return [str(await self._length(param))], False
         if op in ("!@", "!*"):
             return self._indices(param.name), True
+        if op in ("names@", "names*"):
+            return [name for name in self.state.names() if name.startswith(param.name)
+                    and self.state.lookup_raw(name).value is not None], True
         if op == "!":
             reference = self.state.lookup_raw(param.name)
             if reference is not None and reference.ref is not None:  # `${!r}` of a nameref: its target's name
@@ -400,7 +403,8 @@ class Expander:
         if matches:
             return matches
         if options.failglob:
-            raise ShellError(f"no match: {literal}")
+            # failglob: the rest of the line is not run (LineError), as in bash
+            raise LineError(f"no match: {literal}", with_line=False)
         if options.nullglob:
             return []
         return [patterns.literal_text(field)]

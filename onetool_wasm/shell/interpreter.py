@@ -811,7 +811,7 @@ class Interpreter:
 
     async def report(self, io: CommandIO, error: ShellError) -> int:
         """Print a shell error as bash does; a fatal one ends the script."""
-        await io.error(f"bash: line {self.line}: {error.message}")
+        await io.error(f"bash: line {self.line}: {error.message}" if error.with_line else f"bash: {error.message}")
         if isinstance(error, (ArithError, LineError)):
             raise LineAbandoned(error.status)
         if error.fatal and error.status == 127 and self.state.script_file:

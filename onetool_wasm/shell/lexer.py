@@ -542,8 +542,8 @@ class Lexer:
             self.pos = pos + 1
             return Param(name, "!" + index)
         if index is None and source[pos:pos + 2] in ("@}", "*}"):
-            raise self.error(f"${{!{name}{source[pos]}}} (names by prefix) is not supported",
-                             dollar)
+            self.pos = pos + 2
+            return Param(name, "names" + source[pos])
         if source.startswith("}", pos):
             self.pos = pos + 1
             return Param(name, "!", index=index)

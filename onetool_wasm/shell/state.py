@@ -20,11 +20,12 @@ class ShellError(Exception):
     current command with `status` (an expansion error, a readonly variable...).
     fatal: a non-interactive shell leaves the whole script (`${x?}`, `set -u` unset)."""
 
-    def __init__(self, message: str, status: int = 1, fatal: bool = False) -> None:
+    def __init__(self, message: str, status: int = 1, fatal: bool = False, with_line: bool = True) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.fatal = fatal
+        self.with_line = with_line  # False: bash prints `bash: message` (failglob's "no match")
 
 
 class LineError(ShellError):

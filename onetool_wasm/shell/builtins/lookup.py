@@ -61,11 +61,12 @@ async def builtin_command(shell: "Interpreter", args: list[str], io: CommandIO) 
     from . import BUILTINS
     if args and args[0] in ("-v", "-V"):
         verbose = args[0] == "-V"
-        status = 0
+        status = 1 if args[1:] else 0  # bash: success when any of the names was found
         for name in args[1:]:
             found = describe(shell, name)
-            if found is None:
-                status = 1
+            if found is not None:
+                status = 0
+            else:
                 if verbose:
                     await io.error(f"bash: line {shell.line}: command: {name}: not found")
                 continue
