@@ -635,6 +635,9 @@ class Interpreter:
         """A command of the registry: behind the policy gate, streaming when it can."""
         from ..commands.naming import closest_names
         spec = self.ctx.registry.get(argv[0])
+        if spec is None and "/" in argv[0]:
+            from .builtins.scripts import run_script_file
+            return await run_script_file(self, argv, io)
         if spec is None:
             hint = closest_names(argv[0], self.ctx.registry.names())
             message = f"bash: line {self.line}: {argv[0]}: command not found"

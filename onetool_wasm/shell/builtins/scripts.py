@@ -1,5 +1,6 @@
 """Builtins that run shell text: eval, source/., exec, and `bash`/`sh` (a VFS script or
-`-c STRING`) as a child shell that sees only exported variables."""
+`-c STRING`) as a child shell that sees only exported variables; and a script run by its
+path (`./run.sh`), through its `#!` line."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -121,3 +122,55 @@ async def builtin_bash(shell: "Interpreter", args: list[str], io: CommandIO) -> 
 
 BUILTINS = {"eval": builtin_eval, "source": builtin_source, ".": builtin_source, "exec": builtin_exec,
             "bash": builtin_bash, "sh": builtin_bash}
+
+
+# `#!` interpreters that are this shell.
+_SHELLS = {"bash", "sh"}
+
+
+async def run_script_file(shell: "Interpreter", argv: list[str], io: CommandIO) -> int:
+    """`./run.sh ARGS` or `/work/tool ARGS`: a file of the VFS run as a program. It must exist
+    and be executable (a file system that keeps no modes counts every file as executable);
+    its `#!` line names the interpreter: bash or sh (or none) run it in a child shell as
+    `bash FILE ARGS` does, a registered command (`#!/usr/bin/awk -f`, `#!/usr/bin/env jq -f`)
+    is run with the file's path after its own arguments. The errors and statuses are bash's."""
+    path = argv[0]
+    where = f"bash: line {shell.line}: {path}"
+    try:
+        if await shell.vfs.is_dir(path):
+            await io.error(f"{where}: Is a directory")
+            return 126
+        info = await shell.vfs.stat(path)
+        head = (await shell.vfs.read_bytes(path))[:256]
+    except VFSError:
+        await io.error(f"{where}: No such file or directory")
+        return 127
+    if info.mode is not None and not info.mode & 0o111:
+        await io.error(f"{where}: Permission denied")
+        return 126
+    interpreter = _interpreter(head)
+    if interpreter is None or interpreter[0] in _SHELLS:
+        return await builtin_bash(shell, argv, io)
+    name, options = interpreter[0], interpreter[1:]
+    if shell.ctx.registry.get(name) is None:
+        if head.startswith(b"#!") and b"/env" in head.split(b"\n", 1)[0]:
+            await io.error(f"/usr/bin/env: '{name}': No such file or directory")
+        else:
+            await io.error(f"{where}: cannot execute: required file not found")
+        return 127
+    return await shell.run_registered([name, *options, path, *argv[1:]], io)
+
+
+def _interpreter(head: bytes) -> list[str] | None:
+    """The `#!` line's program (its base name) and arguments, `env` looked through; None
+    without a `#!` line."""
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if not words:
+        return None
+    words[0] = words[0].rsplit("/", 1)[-1]
+    if words[0] == "env" and len(words) > 1:
+        words = [word for word in words[1:] if word != "-S"]
+    return words
+
