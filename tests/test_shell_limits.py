@@ -127,3 +127,17 @@ def test_a_command_that_loops_forever_stops_at_the_deadline():
     assert execution.exit_code == 124
     assert "took longer than its 0.5 s limit" in execution.stderr
     assert execution.duration_ms < 10_000
+
+
+def test_globstar_stops_at_its_path_limit(monkeypatch):
+    from onetool_wasm.shell import expansion
+    monkeypatch.setattr(expansion, "MAX_GLOBSTAR_PATHS", 20)
+    started = time.monotonic()
+    line = "mkdir -p /t && cd /t && touch f{1..30}; shopt -s globstar; echo **; echo after"
+    execution = run(line)
+    assert execution.stdout == b""
+    assert execution.stderr == "bash: line 1: **: more than 20 paths; narrow the pattern"
+    assert execution.exit_code == 1
+    assert time.monotonic() - started < 10
+    monkeypatch.setattr(expansion, "MAX_GLOBSTAR_PATHS", 100)
+    assert run(line).stdout.split() == [f"f{n}".encode() for n in sorted(range(1, 31), key=str)] + [b"after"]

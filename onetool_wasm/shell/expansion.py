@@ -35,6 +35,9 @@ class Segment:
     field_break: bool = False
 
 
+# Paths one `**` may expand to (shopt -s globstar) before it is an error.
+MAX_GLOBSTAR_PATHS = 100_000
+
 Substitute = Callable[[CommandSub], Awaitable[str]]
 ProcessSubstitute = Callable[[ProcessSub], Awaitable[str]]
 
@@ -420,6 +423,9 @@ class Expander:
             if not segment:  # a doubled or trailing slash
                 candidates = [c + "/" if c and not c.endswith("/") else c for c in candidates]
                 continue
+            if self.state.options.globstar and segment == [("**", False)]:
+                candidates = await self._globstar(candidates, last)
+                continue
             if not patterns.has_glob(segment):
                 name = "".join(text for text, _ in segment)
                 candidates = [_join(c, name) for c in candidates]
@@ -436,7 +442,44 @@ class Expander:
             candidates = found
             if not candidates:
                 return []
-        return sorted(candidates, key=lambda p: p.encode("utf-8", "surrogateescape"))
+        return sorted((c for c in candidates if c), key=lambda p: p.encode("utf-8", "surrogateescape"))
+
+    async def _globstar(self, candidates: list[str], last: bool) -> list[str]:
+        """`**` under `shopt -s globstar`: before more of the path, each candidate and every
+        directory below it; as the last part, every file and directory below it (and the
+        candidate itself, as `dir/`). Hidden names only with dotglob."""
+        found: list[str] = []
+        for candidate in candidates:
+            if not last:
+                found.append(candidate)
+            elif candidate and await self._is_dir(candidate):
+                found.append(_join(candidate, ""))
+            found.extend(await self._descendants(candidate, directories_only=not last))
+        return found
+
+    async def _descendants(self, top: str, directories_only: bool) -> list[str]:
+        """Every path below `top` (depth first, iteratively: no recursion)."""
+        found: list[str] = []
+        pending = [top]
+        while pending:
+            directory = pending.pop()
+            for name, is_dir in await self._children(directory):
+                if name.startswith(".") and not self.state.options.dotglob:
+                    continue
+                path = _join(directory, name)
+                if is_dir:
+                    pending.append(path)
+                if is_dir or not directories_only:
+                    found.append(path)
+                    if len(found) > MAX_GLOBSTAR_PATHS:
+                        raise ShellError(f"**: more than {MAX_GLOBSTAR_PATHS} paths; narrow the pattern", fatal=True)
+        return found
+
+    async def _is_dir(self, path: str) -> bool:
+        try:
+            return await self.vfs.is_dir(self._absolute(path))
+        except Exception:
+            return False
 
     async def _children(self, directory: str) -> list[tuple[str, bool]]:
         try:

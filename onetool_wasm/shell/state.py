@@ -137,6 +137,7 @@ class Options:
     dotglob: bool = False    # shopt -s dotglob
     nocasematch: bool = False
     extglob: bool = False
+    globstar: bool = False   # shopt -s globstar: `**` spans directories
 
     def flags(self) -> str:
         """`$-` in bash's order (h and B are always on there; c: commands came from -c)."""
