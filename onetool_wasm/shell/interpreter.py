@@ -33,7 +33,7 @@ from .expansion import Expander
 from .builtins.variables import ARRAY_MARK
 from .limits import Budget, LimitExceeded, TimedOut
 from .redirections import open_redirects
-from .state import Assoc, LineError, ShellError, ShellState
+from .state import Assoc, LineError, ShellError, ShellState, Variable
 from .trace import RunRecord, StepRecord
 
 if TYPE_CHECKING:
@@ -186,8 +186,24 @@ class Interpreter:
             if traced:
                 self.record.steps[-1].status = status
             if last and status != 0 and not pipeline.negated:
+                await self._err_trap(status, io)
                 self._errexit(status)
         return status
+
+    async def _err_trap(self, status: int, io: CommandIO) -> None:
+        """`trap '...' ERR`: run where `set -e` would stop, outside functions; `$?` is the
+        failed command's status in the action and after it."""
+        action = self.state.err_trap
+        if action is None or self.condition_depth or self.state.function_depth or self._in_err_trap:
+            return
+        self._in_err_trap = True
+        try:
+            await self.run_source(action, io, "trap")
+        finally:
+            self._in_err_trap = False
+            self.state.last_status = status
+
+    _in_err_trap = False
 
     def _errexit(self, status: int) -> None:
         if self.state.options.errexit and self.condition_depth == 0:
@@ -620,7 +636,8 @@ class Interpreter:
                                 "levels deep (maximum function depth); a recursion probably never ends.")
         saved_positional = state.positional
         state.positional = list(args)
-        state.scopes.append({})
+        state.scopes.append({"FUNCNAME": Variable(dict(enumerate(reversed([*state.call_stack, function.name]))))})
+        state.call_stack.append(function.name)
         state.function_depth += 1
         try:
             return await self.run_command(function.body, io)
@@ -628,6 +645,7 @@ class Interpreter:
             return returned.status
         finally:
             state.function_depth -= 1
+            state.call_stack.pop()
             state.scopes.pop()
             state.positional = saved_positional
 

@@ -91,6 +91,14 @@ class Variable:
     readonly: bool = False
     integer: bool = False
     ref: str | None = None  # `declare -n`: the name this one stands for (value unused)
+    letter_case: str | None = None  # `declare -l` "lower" / `declare -u` "upper": on assignment
+
+    def cased(self, value: str) -> str:
+        if self.letter_case == "lower":
+            return value.lower() if value.isascii() else "".join(c.lower() if c.isascii() else c for c in value)
+        if self.letter_case == "upper":
+            return value.upper() if value.isascii() else "".join(c.upper() if c.isascii() else c for c in value)
+        return value
 
     @property
     def is_array(self) -> bool:
@@ -160,6 +168,8 @@ class ShellState:
     function_depth: int = 0
     subshell_depth: int = 0
     exit_trap: str | None = None                               # `trap '...' EXIT`
+    err_trap: str | None = None                                # `trap '...' ERR` (not in subshells)
+    call_stack: list[str] = field(default_factory=list)         # FUNCNAME, innermost last
     # Run from a script file (`bash FILE`): a fatal expansion error exits 1, not 127.
     script_file: bool = False
 
@@ -173,12 +183,15 @@ class ShellState:
         state.scopes[0]["IFS"] = Variable(" \t\n")
         state.scopes[0]["OPTIND"] = Variable("1")
         state.scopes[0]["BASH_VERSION"] = Variable("5.2.15(1)-release")
+        state.scopes[0]["BASH_VERSINFO"] = Variable(
+            dict(enumerate(("5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"))), readonly=True)
         return state
 
     def fork(self) -> "ShellState":
         """A subshell's copy: changes to it never reach this state."""
         child = copy.deepcopy(self)
         child.subshell_depth += 1
+        child.err_trap = None  # bash: without `set -E`, subshells do not inherit it
         return child
 
     # ------------------------------------------------------------ variables
@@ -247,6 +260,7 @@ class ShellState:
 
     def set(self, name: str, value: str, *, local: bool = False) -> None:
         variable = self._writable(name, local)
+        value = variable.cased(value)
         if isinstance(variable.value, dict):
             variable.value[0] = value
         elif isinstance(variable.value, Assoc):
@@ -256,6 +270,7 @@ class ShellState:
 
     def set_element(self, name: str, index: int | str, value: str) -> None:
         variable = self._writable(name, False)
+        value = variable.cased(value)
         if isinstance(variable.value, Assoc):
             variable.value[str(index)] = value
             return
@@ -285,7 +300,7 @@ class ShellState:
             current = {}
         start = max(current) + 1 if current else 0
         for offset, value in enumerate(values):
-            current[start + offset] = value
+            current[start + offset] = variable.cased(value)
         variable.value = current
 
     def unset(self, name: str, *, reference: bool = False) -> None:

@@ -152,7 +152,9 @@ async def builtin_wait(shell: "Interpreter", args: list[str], io: CommandIO) -> 
 
 
 async def builtin_trap(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
-    """`trap 'cmd' EXIT` runs cmd when the run ends; signal traps never fire here."""
+    """`trap 'cmd' EXIT` runs cmd when the run ends, `trap 'cmd' ERR` after a command that
+    fails where `set -e` would stop (not inside functions or subshells); signal traps never
+    fire here."""
     if not args or args[0] in ("-l", "-p"):
         return 0
     if len(args) == 1:
@@ -161,6 +163,8 @@ async def builtin_trap(shell: "Interpreter", args: list[str], io: CommandIO) -> 
     for signal in signals:
         if signal.upper() in ("EXIT", "0"):
             shell.state.exit_trap = action if action not in ("-", "") else None
+        elif signal.upper() == "ERR":
+            shell.state.err_trap = action if action not in ("-", "") else None
     return 0
 
 

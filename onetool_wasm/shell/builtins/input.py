@@ -169,14 +169,43 @@ def _assign(shell: "Interpreter", names: list[str], array: str | None, values: l
 
 
 async def builtin_mapfile(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
-    strip = "-t" in args
-    names = [a for a in args if not a.startswith("-")]
-    name = names[-1] if names else "MAPFILE"
-    lines: list[str] = []
-    async for line in io.stdin.lines():
-        text = line.decode("utf-8", "surrogateescape")
-        lines.append(text[:-1] if strip and text.endswith("\n") else text)
-    shell.state.set_array(name, lines)
+    """`mapfile [-t] [-d DELIM] [-n COUNT] [-s SKIP] [NAME]`: records of stdin into an array
+    (lines, or records ending in DELIM; `-d ''` is NUL)."""
+    strip, delimiter, count, skip = False, "\n", 0, 0
+    names: list[str] = []
+    position = 0
+    while position < len(args):
+        arg = args[position]
+        if arg in ("-d", "-n", "-s", "-u", "-O", "-c", "-C") and position + 1 < len(args):
+            value = args[position + 1]
+            position += 2
+            if arg == "-d":
+                delimiter = value[:1] or "\0"
+            elif arg in ("-n", "-s"):
+                if not value.isdigit():
+                    await io.error(f"bash: line {shell.line}: mapfile: {value}: invalid line count")
+                    return 1
+                count, skip = (int(value), skip) if arg == "-n" else (count, int(value))
+            continue
+        if arg == "-t":
+            strip = True
+        elif arg.startswith("-") and arg != "-":
+            await io.error(f"bash: line {shell.line}: mapfile: {arg}: invalid option")
+            return 2
+        else:
+            names.append(arg)
+        position += 1
+    data = (await io.stdin.read_all(shell.limits.max_expansion_bytes)).decode("utf-8", "surrogateescape")
+    records = [record + delimiter for record in data.split(delimiter)]
+    records[-1] = records[-1][:-1]  # the text after the last delimiter has none
+    if not records[-1]:
+        records.pop()
+    records = records[skip:]
+    if count:
+        records = records[:count]
+    if strip:
+        records = [record[:-1] if record.endswith(delimiter) else record for record in records]
+    shell.state.set_array(names[-1] if names else "MAPFILE", records)
     return 0
 
 

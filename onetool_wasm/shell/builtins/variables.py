@@ -29,7 +29,15 @@ async def _fail(shell: "Interpreter", io: CommandIO, message: str, status: int =
     return status
 
 
+_ANSI_C = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+           "\r": "\\r", "\x1b": "\\E", "'": "\\'", "\\": "\\\\"}
+
+
 def _quote_value(value: str) -> str:
+    """A value as `declare -p` shows it: "..." ($'...' when it holds a control character)."""
+    if any(ord(char) < 0x20 or char == "\x7f" for char in value):
+        return "$'" + "".join(_ANSI_C.get(char) or (f"\\{ord(char):03o}" if ord(char) < 0x20 or char == "\x7f"
+                                                   else char) for char in value) + "'"
     escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
     return f'"{escaped}"'
 
@@ -57,7 +65,8 @@ def _declaration(name: str, shell: "Interpreter") -> str | None:
     if variable.ref is not None:
         return f"declare -n{'r' if variable.readonly else ''}{'x' if variable.exported else ''} {name}={_quote_value(variable.ref)}"
     flags = ("A" if variable.is_assoc else "a" if variable.is_array else "") + ("i" if variable.integer else "") + \
-            ("r" if variable.readonly else "") + ("x" if variable.exported else "")
+            ("l" if variable.letter_case == "lower" else "") + ("r" if variable.readonly else "") + \
+            ("u" if variable.letter_case == "upper" else "") + ("x" if variable.exported else "")
     flags = "-" + flags if flags else "--"
     if variable.is_assoc and not variable.value.assigned:
         return f"declare {flags} {name}"
@@ -195,6 +204,8 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
         words, status = await _make_assoc(shell, words, io, name, in_function if local is None else local)
         if not words:
             return status
+    if flags & {"l", "u"}:
+        _set_case(shell, words, "lower" if "l" in flags else "upper", in_function if local is None else local)
     status = await _set_words(shell, words, io, name, local=in_function if local is None else local,
                               export=True if "x" in flags else (False if "+x" in flags else None),
                               readonly="r" in flags, array="a" in flags)
@@ -213,6 +224,21 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
                     from .. import arithmetic
                     variable.value = str(arithmetic.evaluate(variable.value or "0", shell.state))
     return status
+
+
+def _set_case(shell: "Interpreter", words: list[str], letter_case: str, local: bool) -> None:
+    """`declare -l`/`-u NAME[=value]`: values assigned to NAME from now on change case (the
+    attribute is set before the value, so `declare -l x=ABC` stores abc)."""
+    for word in words:
+        source = word[len(ARRAY_MARK):] if word.startswith(ARRAY_MARK) else word
+        target = re.match(r"[A-Za-z_][A-Za-z0-9_]*", source)
+        if target is None:
+            continue
+        state = shell.state
+        variable = state.declare_local(target.group()) if local else state.lookup(target.group())
+        if variable is None:
+            variable = state.scopes[0][target.group()] = Variable(None)
+        variable.letter_case = letter_case
 
 
 async def _make_refs(shell: "Interpreter", words: list[str], io: CommandIO, name: str, local: bool) -> int:
