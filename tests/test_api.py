@@ -350,7 +350,8 @@ def test_providers_may_be_given_as_plain_dicts():
 
 def test_tool_description_lists_a_small_catalog_inline():
     description = runtime(builtin_commands={"include_groups": ["system"],
-                                            "exclude_commands": ["memory", "env", "printenv", "date", "timeout"]})
+                                            "exclude_commands": ["memory", "env", "printenv", "date", "timeout",
+                                                                 "hostname", "id", "nproc", "uname", "whoami"]})
     description = description.build_tool_description()
     assert description.endswith(
         "Available commands:\n"

@@ -170,6 +170,7 @@ class ShellState:
     exit_trap: str | None = None                               # `trap '...' EXIT`
     err_trap: str | None = None                                # `trap '...' ERR` (not in subshells)
     call_stack: list[str] = field(default_factory=list)         # FUNCNAME, innermost last
+    umask: int = 0o022
     # Run from a script file (`bash FILE`): a fatal expansion error exits 1, not 127.
     script_file: bool = False
 

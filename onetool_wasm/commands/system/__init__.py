@@ -8,7 +8,12 @@ COMMAND_MODULES = (
     "date",
     "env",
     "help",
+    "hostname",
+    "id",
     "memory",
+    "nproc",
     "printenv",
     "timeout",
+    "uname",
+    "whoami",
 )

@@ -3,10 +3,11 @@
 the same name (as in bash), so `echo`, `printf`, `test` and `pwd` run here."""
 from __future__ import annotations
 
-from . import directories, flow, input, lookup, options, output, scripts, variables
+from . import directories, flow, input, lookup, options, output, scripts, umask, variables
 
 BUILTINS = {**directories.BUILTINS, **flow.BUILTINS, **input.BUILTINS, **lookup.BUILTINS,
-            **options.BUILTINS, **output.BUILTINS, **scripts.BUILTINS, **variables.BUILTINS}
+            **options.BUILTINS, **output.BUILTINS, **scripts.BUILTINS, **umask.BUILTINS,
+            **variables.BUILTINS}
 
 # Builtins whose assignment-like arguments (`local x=$(cmd)`) are not split or globbed.
 DECLARATIONS = {"declare", "typeset", "local", "export", "readonly"}
