@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 from ..commands.spec import CommandContext, CommandIO, CommandSpec, invoke_command
 from ..result import CommandResult
 from ..streams import (BrokenPipe, BufferWriter, BytesReader, CountingReader, CountingWriter, EmptyReader, NullWriter, Pipe,
+                       Reader,
                        SIGPIPE_STATUS, StreamLimit, Writer, yield_now)
 from ..vfs.cwd import CwdVFS
 from ..vfs.pipes import PipeFiles
@@ -92,6 +93,7 @@ class Interpreter:
         self.traced = False  # the run's own shell records its top-level pipelines
         self.exec_io: CommandIO | None = None  # set by `exec` with only redirections
         self.exec_closers: list[Writer] = []
+        self.descriptors: dict[int, Reader | Writer] = {}  # above 2, opened by `exec 3>file`
         self.condition_depth = 0  # inside if/while conditions, `!`, before && ||: no errexit
         self.vfs = CwdVFS(ctx.vfs, state.cwd)
         self.expander = Expander(state, self.vfs, self._substitute,
@@ -107,6 +109,7 @@ class Interpreter:
         child = Interpreter(self.ctx, state or self.state.fork(), self.budget, self.gate, self.record,
                             self.source_depth)
         child.vfs.pipes = PipeFiles(self.vfs.pipes.files)  # it may read its parent's `<(...)`
+        child.descriptors = dict(self.descriptors)
         child.stderr = self.stderr
         child.loop_depth = self.loop_depth
         return child
@@ -279,13 +282,15 @@ class Interpreter:
             redirects = getattr(node, "redirects", ())
             if not redirects:
                 return await self._run_compound(node, io)
-            opened = await self._open_redirects(redirects, io)
+            outer_descriptors = self.descriptors
+            opened = await self._open_redirects(redirects, io, scoped=True)
             if opened is None:
                 return 1
             inner_io, closers = opened
             try:
                 return await self._run_compound(node, inner_io)
             finally:
+                self.descriptors = outer_descriptors
                 await self._close_all(closers, io)
         finally:
             self.budget.leave()
@@ -472,7 +477,7 @@ class Interpreter:
             await io.error("+ " + " ".join(_xtrace_quote(arg) for arg in argv))
         if not argv:
             return await self._assign_only(node, io)
-        opened = await self._open_redirects(node.redirects, io)
+        opened = await self._open_redirects(node.redirects, io, persist=argv == ["exec"])
         if opened is None:
             return 1
         command_io, closers = opened
@@ -745,11 +750,11 @@ class Interpreter:
 
     # ------------------------------------------------------------ redirections
 
-    async def _open_redirects(self, redirects, io: CommandIO):
+    async def _open_redirects(self, redirects, io: CommandIO, persist: bool = False, scoped: bool = False):
         if not redirects:
             return io, []
         try:
-            return await open_redirects(self, redirects, io)
+            return await open_redirects(self, redirects, io, persist=persist, scoped=scoped)
         except ShellError as error:
             await self.report(io, error)
             return None

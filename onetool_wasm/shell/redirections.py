@@ -33,9 +33,15 @@ _OUTPUT_OPS = {">", ">>", ">|", "&>", "&>>"}
 
 
 async def open_redirects(shell: "Interpreter", redirects: tuple[Redirect, ...],
-                         io: CommandIO) -> tuple[CommandIO, list[Writer]]:
-    """The command's streams after its redirects, and the writers to close after it."""
-    table: dict[int, Reader | Writer] = {0: io.stdin, 1: io.stdout, 2: io.stderr}
+                         io: CommandIO, *, persist: bool = False,
+                         scoped: bool = False) -> tuple[CommandIO, list[Writer]]:
+    """The command's streams after its redirects, and the writers to close after it.
+    Descriptors above 2 come from the shell's table (`exec 3>file` opened them); `persist`
+    (an `exec` with only redirections) writes what the redirects opened or closed above 2
+    back into that table, and closes a closed writer at once (`exec 3>&-` writes the file);
+    `scoped` (a compound command: `{ ...; } 3>f`) gives the shell a new table with them, which
+    the caller puts back when the command ends."""
+    table: dict[int, Reader | Writer] = {0: io.stdin, 1: io.stdout, 2: io.stderr, **shell.descriptors}
     stdin_is_pipe = io.stdin_is_pipe
     closers: list[Writer] = []
     try:
@@ -49,6 +55,7 @@ async def open_redirects(shell: "Interpreter", redirects: tuple[Redirect, ...],
                 stdin_is_pipe = stdin_is_pipe or fd == 0
             elif redirect.op in (">&", "<&"):
                 await _duplicate(shell, redirect, fd, table, closers)
+                stdin_is_pipe = stdin_is_pipe or (fd == 0 and table.get(0) is not io.stdin)
             elif redirect.op in _OUTPUT_OPS:
                 writer = await _file_output(shell, redirect, table)
                 closers.append(writer)
@@ -61,6 +68,10 @@ async def open_redirects(shell: "Interpreter", redirects: tuple[Redirect, ...],
         for writer in closers:
             await writer.close()
         raise
+    if persist:
+        await _persist_descriptors(shell, table)
+    elif scoped:
+        shell.descriptors = {fd: stream for fd, stream in table.items() if fd > 2}
     stdin = table.get(0)
     stdout, stderr = table.get(1), table.get(2)
     return CommandIO(stdin if isinstance(stdin, Reader) else EmptyReader(),
@@ -102,12 +113,25 @@ async def _file_input(shell: "Interpreter", target, table: dict[int, Reader | Wr
         raise ShellError(f"{path}: {_describe(error)}")
 
 
+async def _persist_descriptors(shell: "Interpreter", table: dict[int, Reader | Writer]) -> None:
+    kept = shell.descriptors
+    for fd in [fd for fd in kept if table.get(fd) is not kept[fd]]:
+        closed = kept.pop(fd)
+        if closed not in table.values() and closed in shell.exec_closers:
+            shell.exec_closers.remove(closed)
+            await closed.close()
+    kept.update((fd, stream) for fd, stream in table.items() if fd > 2)
+
+
 async def _duplicate(shell: "Interpreter", redirect: Redirect, fd: int,
                      table: dict[int, Reader | Writer], closers: list[Writer]) -> None:
     """`2>&1`, `>&2`, `<&0`, `>&-`; `>& file` with a non-number is `&> file`."""
     target = await shell.expander.string(redirect.target)
     if target == "-":
-        table[fd] = NullWriter() if fd else EmptyReader()
+        if fd > 2:  # `3>&-`: the descriptor is closed
+            table.pop(fd, None)
+        else:
+            table[fd] = NullWriter() if fd else EmptyReader()
         return
     if not target.isdigit():
         if redirect.op == ">&" and redirect.fd is None:
