@@ -237,22 +237,25 @@ class Interpreter:
         count = len(pipeline.commands)
         pipes = [Pipe() for _ in range(count - 1)]
         failures: list[BaseException] = []
+        deferred: list[BaseException] = []  # `exit`, `break`... of a last stage run in this shell
 
         async def stage(index: int) -> int:
             stdin = pipes[index - 1] if index else io.stdin
             stdout = pipes[index].writer() if index < count - 1 else io.stdout
             stderr = stdout if index < len(pipeline.pipe_stderr) and pipeline.pipe_stderr[index] else io.stderr
             stage_io = CommandIO(stdin, stdout, stderr, stdin_is_pipe=bool(index) or io.stdin_is_pipe)
-            child = self.child()
-            child.line = self.line
+            # `shopt -s lastpipe`: the last stage runs in this shell (`echo x | read v` sets v).
+            in_shell = index == count - 1 and self.state.options.lastpipe
+            runner = self if in_shell else self.child()
+            runner.line = self.line
             try:
-                return await child.run_command(pipeline.commands[index], stage_io)
+                return await runner.run_command(pipeline.commands[index], stage_io)
             except BrokenPipe:
                 return SIGPIPE_STATUS
-            except (ShellExit, LineAbandoned) as exit_:
-                return exit_.status
-            except (LoopControl, FunctionReturn):
-                return 0
+            except (ShellExit, LineAbandoned, LoopControl, FunctionReturn) as exit_:
+                if in_shell:
+                    deferred.append(exit_)
+                return getattr(exit_, "status", 0) if isinstance(exit_, (ShellExit, LineAbandoned)) else 0
             except Exception as error:  # a limit, or a bug: end this stage, let the run report it
                 failures.append(error)
                 return 1
@@ -265,6 +268,8 @@ class Interpreter:
         statuses = list(await asyncio.gather(*(stage(i) for i in range(count))))
         if failures:
             raise failures[0]
+        if deferred:
+            raise deferred[0]
         return statuses
 
     # ------------------------------------------------------------ commands
@@ -468,6 +473,11 @@ class Interpreter:
 
     async def run_simple(self, node: SimpleCommand, io: CommandIO) -> int:
         self.line = node.line
+        if self.state.aliases:
+            from .builtins.aliases import expansion
+            text = expansion(self, node)
+            if text is not None:  # `shopt -s expand_aliases`: the alias's text, then the rest
+                return await self.run_source(text, io, "alias")
         self.budget.command()
         try:
             argv = await self._expand_command_words(node.words)

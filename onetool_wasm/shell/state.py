@@ -146,6 +146,8 @@ class Options:
     nocasematch: bool = False
     extglob: bool = False
     globstar: bool = False   # shopt -s globstar: `**` spans directories
+    lastpipe: bool = False   # shopt -s lastpipe: a pipeline's last command runs in this shell
+    expand_aliases: bool = False  # shopt -s expand_aliases (off in scripts, as in bash)
 
     def flags(self) -> str:
         """`$-` in bash's order (h and B are always on there; c: commands came from -c)."""
@@ -171,6 +173,7 @@ class ShellState:
     err_trap: str | None = None                                # `trap '...' ERR` (not in subshells)
     call_stack: list[str] = field(default_factory=list)         # FUNCNAME, innermost last
     umask: int = 0o022
+    aliases: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (text, line defined)
     # Run from a script file (`bash FILE`): a fatal expansion error exits 1, not 127.
     script_file: bool = False
 

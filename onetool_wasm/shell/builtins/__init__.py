@@ -3,9 +3,9 @@
 the same name (as in bash), so `echo`, `printf`, `test` and `pwd` run here."""
 from __future__ import annotations
 
-from . import directories, flow, input, lookup, options, output, scripts, umask, variables
+from . import aliases, directories, flow, input, lookup, options, output, scripts, umask, variables
 
-BUILTINS = {**directories.BUILTINS, **flow.BUILTINS, **input.BUILTINS, **lookup.BUILTINS,
+BUILTINS = {**aliases.BUILTINS, **directories.BUILTINS, **flow.BUILTINS, **input.BUILTINS, **lookup.BUILTINS,
             **options.BUILTINS, **output.BUILTINS, **scripts.BUILTINS, **umask.BUILTINS,
             **variables.BUILTINS}
 

@@ -18,8 +18,10 @@ ALSO_PROGRAMS = {"echo", "printf", "test", "[", "true", "false", "pwd", "sleep"}
 
 
 def describe(shell: "Interpreter", name: str) -> tuple[str, str] | None:
-    """(kind, detail): kind is keyword, function, builtin or file; None when unknown."""
+    """(kind, detail): kind is alias, keyword, function, builtin or file; None when unknown."""
     from . import BUILTINS
+    if name in shell.state.aliases:
+        return "alias", shell.state.aliases[name][0]
     if name in KEYWORDS:
         return "keyword", name
     if name in shell.state.functions:
@@ -51,7 +53,8 @@ async def builtin_type(shell: "Interpreter", args: list[str], io: CommandIO) -> 
                 out.append(f"/usr/bin/{name}")
         else:
             out.append({"keyword": f"{name} is a shell keyword", "function": f"{name} is a function",
-                        "builtin": f"{name} is a shell builtin", "file": f"{name} is {detail}"}[kind])
+                        "builtin": f"{name} is a shell builtin", "file": f"{name} is {detail}",
+                        "alias": f"{name} is aliased to `{detail}'"}[kind])
     await io.stdout.write("".join(line + "\n" for line in out).encode())
     return status
 
@@ -72,6 +75,8 @@ async def builtin_command(shell: "Interpreter", args: list[str], io: CommandIO) 
                 continue
             if verbose:
                 await builtin_type(shell, [name], io)
+            elif found[0] == "alias":
+                await io.stdout.write(f"alias {name}='{found[1]}'\n".encode())
             else:
                 await io.stdout.write(f"{found[1]}\n".encode())
         return status

@@ -21,7 +21,8 @@ ARRAY_MARK = "\x00array:"
 SET_OPTIONS = {"errexit": "errexit", "nounset": "nounset", "pipefail": "pipefail", "xtrace": "xtrace",
                "noglob": "noglob", "noclobber": "noclobber"}
 SET_LETTERS = {"e": "errexit", "u": "nounset", "x": "xtrace", "f": "noglob", "C": "noclobber"}
-SHOPT_OPTIONS = {"nullglob", "failglob", "dotglob", "nocasematch", "extglob", "globstar"}
+SHOPT_OPTIONS = {"nullglob", "failglob", "dotglob", "nocasematch", "extglob", "globstar", "lastpipe",
+                 "expand_aliases"}
 
 
 async def _fail(shell: "Interpreter", io: CommandIO, message: str, status: int = 1) -> int:
