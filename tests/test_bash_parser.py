@@ -658,7 +658,6 @@ REFUSED = {
     "select x in a; do :; done": "select is not supported",
     "echo a &": "no background jobs",
     "a & b": "no background jobs",
-    "echo ${x@Q}": "${x@op} transformations are not supported (bash fails at run time)",
 }
 
 

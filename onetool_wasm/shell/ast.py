@@ -64,6 +64,7 @@ class Param:
            "!@" "!*"                `${!a[@]}`: the indices of an array (name is the array)
            "names@" "names*"        `${!prefix@}`: the names of the set variables that start
                                     with the prefix (name is the prefix)
+           "@Q" "@E" "@P" "@A" "@K" "@k" "@a" "@U" "@u" "@L"   `${x@Q}`: transformations
     arg:   the operator's word (for "/" ops: the pattern), None when absent.
     arg2:  the replacement for "/" ops, the length for ":"; None when absent.
     For ":" arg and arg2 are words whose expanded text is evaluated as arithmetic.

@@ -15,6 +15,8 @@ from . import arithmetic, patterns
 from .ast import (ArithSub, BraceExpansion, CommandSub, DoubleQuoted, Literal, Param, ProcessSub, Quoted, Tilde,
                   Word, WordPart)
 from .braces import brace_sequence
+from .lexer import ansi_c_text
+from .quoting import double_quoted, single_quoted
 from .state import LineError, ShellError, ShellState
 
 if TYPE_CHECKING:
@@ -280,6 +282,8 @@ class Expander:
         op = param.op or ""
         if op in ("-", ":-", "=", ":=", "?", ":?", "+", ":+"):
             return await self._default_operator(param, values, is_list, quoted)
+        if op.startswith("@"):
+            return self._transform(param, values, is_list, op[1])
         if values is None:
             self._check_unset(param)
             values = [] if is_list else [""]
@@ -298,6 +302,34 @@ class Expander:
             pieces = await self.pattern(param.arg) if param.arg else None
             return [_change_case(value, op, pieces) for value in values], is_list
         raise ShellError(f"${{{param.name}}}: bad substitution")
+
+    def _transform(self, param: Param, values: list[str] | None, is_list: bool,
+                   letter: str) -> tuple[list[str], bool]:
+        """`${x@Q}` and friends: each value quoted (Q), escapes decoded (E), as-is (P, no
+        prompt here), case changed (U u L); the variable as an assignment (A), its attributes
+        (a), an array's keys and values (K as one word, k as words)."""
+        variable = self.state.lookup(param.name) if param.name not in ("@", "*") else None
+        if letter == "a" and variable is not None and not is_list:
+            return [variable.flags()], False  # also of an array with no element 0
+        if values is None:
+            self._check_unset(param)
+            return ([], True) if is_list else ([""], False)
+        whole_array = param.index in ("@", "*") and variable is not None and variable.is_array
+        if letter in "Kk" and whole_array:
+            keys = variable.keys()
+            if letter == "k":
+                return [text for key in keys for text in (key, variable.value.get(_key(variable, key)))], True
+            pairs = " ".join(f"{key} {double_quoted(variable.value.get(_key(variable, key)))}" for key in keys)
+            return [pairs + (" " if variable.is_assoc else "")], False
+        if letter == "a":
+            return [variable.flags() if variable is not None else "" for _ in values], is_list
+        if letter == "A" and variable is not None:
+            flags = variable.flags()
+            prefix = f"declare -{flags} " if flags else ""
+            return [f"{prefix}{param.name}={single_quoted(value)}" for value in values], is_list
+        change = {"Q": single_quoted, "K": single_quoted, "k": single_quoted, "E": ansi_c_text, "P": str,
+                  "U": str.upper, "L": str.lower, "u": lambda text: text[:1].upper() + text[1:]}.get(letter, str)
+        return [change(value) for value in values], is_list
 
     async def _default_operator(self, param: Param, values: list[str] | None, is_list: bool,
                                 quoted: bool) -> tuple[list[str], bool]:
@@ -544,6 +576,11 @@ def _join(directory: str, name: str) -> str:
     if not directory:
         return name
     return directory + name if directory.endswith("/") else directory + "/" + name
+
+
+def _key(variable, key: str) -> int | str:
+    """An array's key as its storage holds it (an int for an indexed array)."""
+    return key if variable.is_assoc else int(key)
 
 
 def _subscripted(text: str) -> Param:

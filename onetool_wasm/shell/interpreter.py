@@ -34,6 +34,7 @@ from .expansion import Expander
 from .builtins.variables import ARRAY_MARK
 from .limits import Budget, LimitExceeded, TimedOut
 from .redirections import open_redirects
+from .quoting import xtrace_word
 from .state import Assoc, LineError, ShellError, ShellState, Variable
 from .trace import RunRecord, StepRecord
 
@@ -484,7 +485,7 @@ class Interpreter:
         except ShellError as error:
             return await self.report(io, error)
         if self.state.options.xtrace and argv:
-            await io.error("+ " + " ".join(_xtrace_quote(arg) for arg in argv))
+            await io.error("+ " + " ".join(xtrace_word(arg) for arg in argv))
         if not argv:
             return await self._assign_only(node, io)
         opened = await self._open_redirects(node.redirects, io, persist=argv == ["exec"])
@@ -531,7 +532,7 @@ class Interpreter:
                 await self.assign(assignment)
                 if self.state.options.xtrace:  # `set -x` shows the value assigned
                     value = self.state.get(assignment.name) or ""
-                    await io.error(f"+ {assignment.name}={_xtrace_quote(value)}")
+                    await io.error(f"+ {assignment.name}={xtrace_word(value)}")
         except ShellError as error:
             return await self.report(io, error)
         status = self.substitution_status if self.substitution_status is not None else 0
@@ -894,13 +895,6 @@ def _first_line(item: AndOr) -> int:
     return 0
 
 
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./=:,@%+^-]+")
-
-
-def _xtrace_quote(word: str) -> str:
-    if _PLAIN_WORD.fullmatch(word):
-        return word
-    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def _keyed_element(word: Word) -> tuple[Word | None, Word]:

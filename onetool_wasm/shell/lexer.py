@@ -566,6 +566,9 @@ class Lexer:
             return self._param_with_words(dollar, Param(name, two, index=index), pos + 2, quoted, "")
         if one in ("#", "%", "^", ","):
             return self._param_with_words(dollar, Param(name, one, index=index), pos + 1, quoted, "")
+        if one == "@" and two[1:] and two[1] in "QEPAKaUuLk" and source.startswith("}", pos + 2):
+            self.pos = pos + 3  # `${x@Q}`: a transformation
+            return Param(name, two, index=index)
         if one == "/":
             op = "/" + two[1] if two[1:] in ("/", "#", "%") else "/"
             return self._param_with_words(dollar, Param(name, op, index=index), pos + len(op),
@@ -896,6 +899,20 @@ def _ansi_escape(source: str, pos: int) -> tuple[str, int]:
     if char == "c" and pos + 2 < len(source) and source[pos + 2] != "'":
         return chr((ord(source[pos + 2].upper()) ^ 0x40) & 0x7F), pos + 3
     return source[pos:pos + 2], pos + 2
+
+
+def ansi_c_text(text: str) -> str:
+    """`text` with its backslash escapes decoded as in `$'...'` (for `${x@E}`)."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        end = text.find("\\", pos)
+        if end < 0:
+            out.append(text[pos:])
+            return "".join(out)
+        out.append(text[pos:end])
+        decoded, pos = _ansi_escape(text, end)
+        out.append(decoded)
 
 
 def unquote(text: str) -> tuple[str, bool]:

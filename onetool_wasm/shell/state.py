@@ -93,6 +93,12 @@ class Variable:
     ref: str | None = None  # `declare -n`: the name this one stands for (value unused)
     letter_case: str | None = None  # `declare -l` "lower" / `declare -u` "upper": on assignment
 
+    def flags(self) -> str:
+        """The attributes as `declare -p` and `${x@a}` show them (`aA i l r u x`)."""
+        return ("A" if self.is_assoc else "a" if self.is_array else "") + ("i" if self.integer else "") + \
+            ("l" if self.letter_case == "lower" else "") + ("r" if self.readonly else "") + \
+            ("u" if self.letter_case == "upper" else "") + ("x" if self.exported else "")
+
     def cased(self, value: str) -> str:
         if self.letter_case == "lower":
             return value.lower() if value.isascii() else "".join(c.lower() if c.isascii() else c for c in value)

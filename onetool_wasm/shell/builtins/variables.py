@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...commands.spec import CommandIO
+from ..quoting import double_quoted
 from ..state import Assoc, ShellError, Variable
 
 if TYPE_CHECKING:
@@ -30,19 +31,6 @@ async def _fail(shell: "Interpreter", io: CommandIO, message: str, status: int =
     return status
 
 
-_ANSI_C = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
-           "\r": "\\r", "\x1b": "\\E", "'": "\\'", "\\": "\\\\"}
-
-
-def _quote_value(value: str) -> str:
-    """A value as `declare -p` shows it: "..." ($'...' when it holds a control character)."""
-    if any(ord(char) < 0x20 or char == "\x7f" for char in value):
-        return "$'" + "".join(_ANSI_C.get(char) or (f"\\{ord(char):03o}" if ord(char) < 0x20 or char == "\x7f"
-                                                   else char) for char in value) + "'"
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
-    return f'"{escaped}"'
-
-
 # Characters after which bash quotes an associative array's key in `declare -p` output.
 _KEY_METAS = re.compile(r"[ \t\n'\"\\|&;()<>!{}*\[?\]^$`]|^[~#]")
 
@@ -52,10 +40,10 @@ def _array_items(variable: Variable) -> str:
     array's keys quoted where needed, and a space before its `)`)."""
     if isinstance(variable.value, Assoc):
         keys = variable.value.keys()
-        shown = (f"[{_quote_value(key) if _KEY_METAS.search(key) else key}]={_quote_value(variable.value.get(key))}"
+        shown = (f"[{double_quoted(key) if _KEY_METAS.search(key) else key}]={double_quoted(variable.value.get(key))}"
                  for key in keys)
         return "(" + "".join(item + " " for item in shown) + ")"
-    return "(" + " ".join(f"[{key}]={_quote_value(value)}" for key, value in sorted(variable.value.items())) + ")"
+    return "(" + " ".join(f"[{key}]={double_quoted(value)}" for key, value in sorted(variable.value.items())) + ")"
 
 
 def _declaration(name: str, shell: "Interpreter") -> str | None:
@@ -64,16 +52,13 @@ def _declaration(name: str, shell: "Interpreter") -> str | None:
     if variable is None:
         return None
     if variable.ref is not None:
-        return f"declare -n{'r' if variable.readonly else ''}{'x' if variable.exported else ''} {name}={_quote_value(variable.ref)}"
-    flags = ("A" if variable.is_assoc else "a" if variable.is_array else "") + ("i" if variable.integer else "") + \
-            ("l" if variable.letter_case == "lower" else "") + ("r" if variable.readonly else "") + \
-            ("u" if variable.letter_case == "upper" else "") + ("x" if variable.exported else "")
-    flags = "-" + flags if flags else "--"
+        return f"declare -n{'r' if variable.readonly else ''}{'x' if variable.exported else ''} {name}={double_quoted(variable.ref)}"
+    flags = "-" + variable.flags() if variable.flags() else "--"
     if variable.is_assoc and not variable.value.assigned:
         return f"declare {flags} {name}"
     if variable.is_array:
         return f"declare {flags} {name}={_array_items(variable)}"
-    return f"declare {flags} {name}={_quote_value(variable.value)}"
+    return f"declare {flags} {name}={double_quoted(variable.value)}"
 
 
 async def _set_words(shell: "Interpreter", words: list[str], io: CommandIO, name: str, *,
