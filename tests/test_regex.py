@@ -128,6 +128,14 @@ def test_alternation_takes_the_longest_match_like_posix():
     assert (match.group(0), match.start(), match.end()) == (b"abcd", 0, 4)
 
 
+def test_a_dot_branch_keeps_the_longer_branches_beside_it():
+    # GNU grep -o 'x\(.\|ab\)y' on "xaby xcy" prints xaby and xcy (a one-byte `.` branch was
+    # once merged with the others into one byte set, losing `ab`).
+    assert all_matches(r"x\(.\|ab\)y", b"xaby xcy") == [b"xaby", b"xcy"]
+    assert all_matches("x(ab|.|c)y", b"xaby xcy", extended=True) == [b"xaby", b"xcy"]
+    assert all_matches("x(.|[ab])y", b"xay xcy", extended=True) == [b"xay", b"xcy"]
+
+
 def test_empty_matches_follow_gnu_rules():
     assert [m.span() for m in compile_regex("x*").finditer(b"abxd")] == [(0, 0), (1, 1), (2, 3), (4, 4)]
 

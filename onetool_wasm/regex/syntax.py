@@ -406,16 +406,17 @@ def _bounds(low: bytes, comma: bytes | None, high: bytes | None) -> tuple[int, i
 def _single_byte_union(branches: list[Node]) -> ByteSet | None:
     """`a|b|[cd]` is the set [abcd]: one byte, no alternatives to backtrack over."""
     members: set[int] = set()
+    any_byte = False
     for branch in branches:
         if isinstance(branch, Lit):
             members.add(branch.byte)
         elif isinstance(branch, AnyByte):
-            return ByteSet(frozenset(), True)
+            any_byte = True  # every other branch must still be one byte (`.|ab` is not)
         elif isinstance(branch, ByteSet):
             members.update(set(range(256)) - branch.members if branch.negated else branch.members)
         else:
             return None
-    return ByteSet(frozenset(members))
+    return ByteSet(frozenset(), True) if any_byte else ByteSet(frozenset(members))
 
 
 def _repeat(atom: Node, minimum: int, maximum: int | None) -> Node:
