@@ -278,7 +278,7 @@ class Interpreter:
     async def run_command(self, node: "Command", io: CommandIO) -> int:
         # Each level of nesting costs Python frames; `enter` refuses one the stack cannot hold.
         self.budget.enter()
-        pipes = self.vfs.pipes.mark()  # `<(...)` files its words open live until it ends
+        pipes = len(self.vfs.pipes.files)  # `<(...)` files its words open live until it ends
         try:
             if isinstance(node, SimpleCommand):
                 return await self.run_simple(node, io)
@@ -300,7 +300,7 @@ class Interpreter:
                 await self._close_all(closers, io)
         finally:
             self.budget.leave()
-            if self.vfs.pipes.mark() > pipes:
+            if len(self.vfs.pipes.files) > pipes:
                 await self._close_pipes(pipes, io)
 
     async def _run_compound(self, node: "Command", io: CommandIO) -> int:

@@ -208,10 +208,11 @@ class ShellState:
 
     def lookup(self, name: str) -> Variable | None:
         """The variable `name` stands for (a nameref followed to its target), or None."""
-        variable = self.lookup_raw(name)
-        if variable is None or variable.ref is None:
-            return variable
-        return self.lookup_raw(self.resolve(name))
+        for scope in reversed(self.scopes):
+            variable = scope.get(name)
+            if variable is not None:
+                return variable if variable.ref is None else self.lookup_raw(self.resolve(name))
+        return None
 
     def lookup_raw(self, name: str) -> Variable | None:
         """The variable of that very name, a nameref itself included."""
@@ -245,8 +246,10 @@ class ShellState:
         variable = self.lookup(name)
         if variable is None:
             return None
-        if variable.value is None or isinstance(variable.value, dict) and 0 not in variable.value \
-                or isinstance(variable.value, Assoc) and "0" not in variable.value:
+        value = variable.value
+        if type(value) is str:  # the common case first
+            return value
+        if value is None or isinstance(value, dict) and 0 not in value or isinstance(value, Assoc) and "0" not in value:
             return None
         return variable.scalar()
 
@@ -270,17 +273,20 @@ class ShellState:
 
     def set(self, name: str, value: str, *, local: bool = False) -> None:
         variable = self._writable(name, local)
-        value = variable.cased(value)
-        if isinstance(variable.value, dict):
-            variable.value[0] = value
-        elif isinstance(variable.value, Assoc):
-            variable.value["0"] = value
-        else:
+        if variable.letter_case:
+            value = variable.cased(value)
+        current = variable.value
+        if type(current) is str or current is None:
             variable.value = value
+        elif isinstance(current, dict):
+            current[0] = value
+        else:
+            current["0"] = value
 
     def set_element(self, name: str, index: int | str, value: str) -> None:
         variable = self._writable(name, False)
-        value = variable.cased(value)
+        if variable.letter_case:
+            value = variable.cased(value)
         if isinstance(variable.value, Assoc):
             variable.value[str(index)] = value
             return
@@ -310,7 +316,7 @@ class ShellState:
             current = {}
         start = max(current) + 1 if current else 0
         for offset, value in enumerate(values):
-            current[start + offset] = variable.cased(value)
+            current[start + offset] = variable.cased(value) if variable.letter_case else value
         variable.value = current
 
     def unset(self, name: str, *, reference: bool = False) -> None:
@@ -383,9 +389,21 @@ class ShellState:
         return self.scopes[0]
 
     def _writable(self, name: str, local: bool) -> Variable:
-        name = self.resolve(name)
-        scope = self.scopes[-1] if local else self._scope_of_resolved(name)
-        variable = scope.get(name)
+        # One walk over the scopes in the common case (no nameref on the way): assignments
+        # are the hottest path of a loop.
+        scope, variable = self.scopes[0], None
+        for candidate in reversed(self.scopes):
+            variable = candidate.get(name)
+            if variable is not None:
+                scope = candidate
+                break
+        if variable is not None and variable.ref is not None:
+            name = self.resolve(name)
+            scope = self._scope_of_resolved(name)
+            variable = scope.get(name)
+        if local:
+            scope = self.scopes[-1]
+            variable = scope.get(name)
         if variable is None:
             variable = scope[name] = Variable("")
         elif variable.readonly:
