@@ -1,10 +1,14 @@
 """mktemp, du and ln: the recorded GNU cases (tests/data/date_fs_more_corpus.json, recorded by
-tools/record_date_fs_more.py) replayed through the runtime, exact checks, and property tests:
-random arguments never crash them."""
+tools/record_date_fs_more.py) replayed through the runtime; rmdir, unlink and truncate: theirs
+(tests/data/fs_more_corpus.json, tools/record_fs_more.py) with exact stdout, stderr and status;
+exact checks, and property tests: random arguments never crash them."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,9 +17,11 @@ from hypothesis import strategies as st
 from onetool_wasm import MemoryVFS, create_agent_cli
 from onetool_wasm.commands import create_command_registry
 from onetool_wasm.commands.fs.du import _human, block_units, excluded
+from onetool_wasm.commands.fs.rmdir import quoteaf
+from onetool_wasm.commands.fs.truncate import parse_number
 from onetool_wasm.commands.fs_glob import compile_glob
 
-from .helpers import call, command_context, fuzz_settings
+from .helpers import call, command_context, fuzz_settings, read
 from .test_cmd_date import check_case, corpus_cases, params
 
 COMMANDS = {"mktemp", "du", "ln"}
@@ -179,6 +185,140 @@ def test_random_arguments_never_crash(name):
     @given(args=st.lists(st.one_of(st.sampled_from(WORDS[name]), st.text(max_size=5)), max_size=6))
     def check(args):
         result = call(name, args, files={"/w/a": "x\n", "/w/sub/b": "yy\n"})
+        assert "internal runtime error" not in result.stderr
+        assert result.exit_code in (0, 1)
+    check()
+
+
+# == rmdir, unlink, truncate ======================================================================
+# The recorded GNU coreutils 9.1 cases (tests/data/fs_more_corpus.json, tools/record_fs_more.py)
+# replayed through the bash language with exact stdout, stderr and exit status.
+
+FS_MORE = json.loads((Path(__file__).parent / "data" / "fs_more_corpus.json").read_text(encoding="utf-8"))
+FS_MORE_COMMANDS = ("rmdir", "unlink", "truncate")
+
+# Cases where we knowingly differ from GNU (strict xfail).
+FS_MORE_DIFFERENCES: dict[str, str] = {}
+
+
+def fs_more_stdout(case: dict) -> bytes:
+    if "stdout_b64" in case:
+        return base64.b64decode(case["stdout_b64"])
+    return case["stdout"].encode("utf-8")
+
+
+async def fs_more_replay(line: str, **options):
+    vfs = MemoryVFS()
+    for path, text in FS_MORE["world"].items():
+        if path.endswith("/"):
+            await vfs.mkdir(path.rstrip("/"), True)
+        else:
+            await vfs.write_bytes(path, text.encode("utf-8"))
+    runtime = await create_agent_cli(vfs=vfs, grammar="bash", **options)
+    return await runtime.run_detailed(FS_MORE["prefix"] + line), vfs
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(case, id=case["id"],
+                 marks=[pytest.mark.xfail(strict=True, reason=FS_MORE_DIFFERENCES[case["id"]])]
+                 if case["id"] in FS_MORE_DIFFERENCES else [])
+    for case in FS_MORE["cases"]])
+def test_recorded_rmdir_unlink_truncate_case(case):
+    execution, _ = asyncio.run(fs_more_replay(case["line"]))
+    # The run's stderr loses its final newline (the runtime strips it); otherwise exact.
+    got = (execution.stdout, execution.exit_code, execution.stderr)
+    want = (fs_more_stdout(case), case["exit_code"], case["stderr"].rstrip("\n"))
+    assert got == want, case["line"]
+
+
+def test_the_fs_more_corpus_covers_each_command_and_error():
+    counts = Counter(case["command"] for case in FS_MORE["cases"])
+    assert counts["rmdir"] >= 60 and counts["unlink"] >= 20 and counts["truncate"] >= 70
+    errors = "".join(case["stderr"] for case in FS_MORE["cases"])
+    for message in ("rmdir: failed to remove 'full': Directory not empty", "rmdir: missing operand",
+                    "rmdir: failed to remove 'nope': No such file or directory",
+                    "rmdir: failed to remove 'a.txt': Not a directory",
+                    "rmdir: failed to remove directory 'p': Directory not empty",
+                    "unlink: cannot unlink 'empty_dir': Is a directory", "unlink: extra operand 'log.txt'",
+                    "unlink: missing operand", "truncate: you must specify either '--size' or '--reference'",
+                    "truncate: Invalid number: 'abc'", "truncate: division by zero",
+                    "truncate: cannot open 'empty_dir' for writing: Is a directory"):
+        assert message in errors, message
+    assert {case["exit_code"] for case in FS_MORE["cases"]} == {0, 1}
+
+
+@pytest.mark.parametrize("name", FS_MORE_COMMANDS)
+def test_rmdir_unlink_truncate_are_fs_writers_with_examples(name):
+    spec = create_command_registry().get(name)
+    assert spec.group == "fs" and "\nExamples:\n  " in spec.details
+    assert spec.kind_for([]) == "write" and spec.kind_for(list(spec.conformance_args)) == "write"
+    assert name not in create_command_registry(preset="readOnly").names()
+
+
+def test_truncate_names_the_files_it_may_cut_for_the_overwrite_gate():
+    spec = create_command_registry().get("truncate")
+    assert spec.targets(["-s", "0", "a.log", "b.log"]) == ["a.log", "b.log"]
+    assert spec.targets(["-r", "ref", "-c", "--size=+1", "x"]) == ["x"]
+    assert spec.targets(["--reference", "ref", "-s0", "--", "-y"]) == ["-y"]
+
+
+def test_truncate_refuses_a_file_larger_than_the_sandbox_keeps():
+    execution, vfs = asyncio.run(fs_more_replay("truncate -s 1G big; echo rc=$?; wc -c big"))
+    assert execution.stderr == "truncate: failed to truncate 'big' at 1073741824 bytes: File too large"
+    assert execution.stdout == b"rc=1\n0 big\n"
+    execution, _ = asyncio.run(fs_more_replay("truncate -s 2K f", execution_policy={"max_materialized_bytes": 1024}))
+    assert execution.exit_code == 1
+    assert execution.stderr == "truncate: failed to truncate 'f' at 2048 bytes: File too large"
+
+
+def test_truncate_reports_a_vfs_limit_as_a_failure_to_truncate():
+    async def go():
+        vfs = MemoryVFS(resource_policy={"max_file_bytes": 100})
+        runtime = await create_agent_cli(vfs=vfs, grammar="bash")
+        return await runtime.run_detailed("truncate -s 200 /f")
+    execution = asyncio.run(go())
+    assert execution.exit_code == 1 and execution.stderr.startswith("truncate: failed to truncate '/f' at 200 bytes: ")
+
+
+@pytest.mark.parametrize("name", FS_MORE_COMMANDS)
+def test_help_option_prints_the_help_text(name):
+    execution, _ = asyncio.run(fs_more_replay(f"{name} --help"))
+    assert execution.exit_code == 0 and execution.stdout.startswith(f"{name}: ".encode())
+
+
+def test_the_strict_grammar_speaks_gnu_too():
+    assert call("rmdir", ["/nope"]).stderr == "rmdir: failed to remove '/nope': No such file or directory"
+    assert call("unlink", ["/d"], files={"/d/x": "1"}).stderr == "unlink: cannot unlink '/d': Is a directory"
+    ctx = command_context({"/t": "hello"})
+    assert call("truncate", ["-s", "3", "/t"], ctx=ctx).exit_code == 0 and read(ctx, "/t") == b"hel"
+
+
+@pytest.mark.parametrize("name,shown", [
+    ("plain", "'plain'"), ("sp ace", "'sp ace'"), ("it's", '"it\'s"'), ("a'b$c", "'a'\\''b$c'"),
+    ("a\nb", "'a'$'\\n''b'"), ("\tx", "''$'\\t''x'"), ("x\x01", "'x'$'\\001'"), ("café", "'caf'$'\\303\\251'"),
+    ("it's\n", "'''it'\\''s'$'\\n'"), ("#a'b", '"#a\'b"'), ("a#'b", "'a#'\\''b'"), ("", "''")])
+def test_names_are_quoted_as_gnu_quoteaf_quotes_them(name, shown):
+    assert quoteaf(name) == shown
+
+
+@pytest.mark.parametrize("text,size", [("0", 0), ("K", 1024), ("1KB", 1000), ("1KiB", 1024), ("2m", 2 << 20),
+                                       ("3G", 3 << 30), ("1T", 1 << 40), ("1E", 1 << 60), ("-5", -5), ("+7", 7)])
+def test_truncate_sizes(text, size):
+    assert parse_number(text) == size
+
+
+FS_MORE_WORDS = ["-p", "-v", "-c", "-o", "-s", "-r", "--parents", "--ignore-fail-on-non-empty", "--verbose",
+                 "--no-create", "--io-blocks", "--size=+1", "--size", "--reference=/w/a", "--", "-", ".", "..", "/",
+                 "/w", "/w/a", "/w/sub", "/w/sub/", "/w/e", "/w/e/", "/nope", "/w/a/x", "0", "1K", "+3", "-2", "<1",
+                 ">9", "/2", "%3", "/0", "9E", "abc", "", "x/y/z"]
+
+
+@pytest.mark.parametrize("name", FS_MORE_COMMANDS)
+def test_rmdir_unlink_truncate_random_arguments_never_crash(name):
+    @fuzz_settings(60)
+    @given(args=st.lists(st.one_of(st.sampled_from(FS_MORE_WORDS), st.text(max_size=5)), max_size=6))
+    def check(args):
+        result = call(name, args, files={"/w/a": "x\n", "/w/sub/b": "yy\n", "/w/e/.keep": ""})
         assert "internal runtime error" not in result.stderr
         assert result.exit_code in (0, 1)
     check()
