@@ -15,7 +15,7 @@ from onetool_wasm.commands import GROUP_NAMES, builtin_groups
 
 PACKAGE = Path(onetool_wasm.__file__).parent
 COMMANDS = PACKAGE / "commands"
-ENGINES = ("regex", "sed", "diff", "awk", "jq")
+ENGINES = ("regex", "sed", "diff", "awk", "jq", "patch", "bc")
 
 
 @pytest.mark.parametrize("group", GROUP_NAMES)
