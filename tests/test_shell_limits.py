@@ -141,3 +141,20 @@ def test_globstar_stops_at_its_path_limit(monkeypatch):
     assert time.monotonic() - started < 10
     monkeypatch.setattr(expansion, "MAX_GLOBSTAR_PATHS", 100)
     assert run(line).stdout.split() == [f"f{n}".encode() for n in sorted(range(1, 31), key=str)] + [b"after"]
+
+
+def test_an_extended_pattern_refuses_a_text_past_its_limit():
+    started = time.monotonic()
+    execution = run("x=$(printf '%030000d' 0); echo ${#x}; [[ $x == +(0) ]] && echo zeros; echo after")
+    assert execution.stdout == b"30000\n"
+    assert execution.stderr == ("bash: line 1: extended pattern: the text is longer than 20000 characters; "
+                                "use a plain pattern or grep")
+    assert time.monotonic() - started < 10
+    assert run("x=$(printf '%010000d' 0); [[ $x == +(0) ]] && echo zeros").stdout == b"zeros\n"
+
+
+def test_deeply_nested_extended_groups_do_not_recurse_without_bound():
+    pattern = "@(" * 500 + "a" + ")" * 500
+    execution = run(f"[[ a == {pattern} ]]; echo $?")
+    assert execution.stdout == b"1\n"  # groups deeper than 16 levels are plain characters
+    assert "internal" not in execution.stderr

@@ -56,6 +56,8 @@ _WORD_TEXT = re.compile(r"[^ \t\n|&;()<>\\'\"$`]+")
 _DQUOTE_TEXT = re.compile(r"[^\"\\$`]+")
 _HEREDOC_TEXT = re.compile(r"[^\\$`]+")
 _ARITH_TEXT = re.compile(r"[^\\$`\"]+")
+# Characters that make a following `(` an extended pattern group (`@(a|b)`, `!(x)`).
+_EXTGLOB = frozenset("@?*+!")
 # An associative array's subscript: everything but quotes, backslashes and `$`/backquote forms.
 _KEY_TEXT = re.compile(r"[^\\$`\"']+")
 _ARITH_SCAN = re.compile(r"[()\\'\"]")
@@ -230,6 +232,8 @@ class Lexer:
                 break
             elif char in "<>" and source.startswith("(", pos + 1):
                 _add(pieces, starts, self._process_substitution(pos), pos)
+            elif char == "(" and pieces and isinstance(pieces[-1], str) and pieces[-1][-1:] in _EXTGLOB:
+                self._extglob_group(pieces, starts)
             elif char in METACHARACTERS:
                 break
             elif char == "$":
@@ -246,6 +250,34 @@ class Lexer:
                 and token.text == pieces[0] and source[self.pos:self.pos + 1] in ("<", ">"):
             token.kind = "io_number"
         return token
+
+    def _extglob_group(self, pieces: list[Piece], starts: list[int]) -> None:
+        """`@(a|b)`, `!(x)`... after its `@`: the group up to its `)` stays in the word as
+        pattern text (quotes and `$` forms inside it keep their meaning); blanks and operators
+        inside it are text too."""
+        source, opening = self.source, self.pos
+        depth = 0
+        while True:
+            pos = self.pos
+            if pos >= len(source):
+                raise self.unmatched("(", opening)
+            char = source[pos]
+            text = _WORD_TEXT.match(source, pos)
+            if text:
+                _add(pieces, starts, text.group(), pos)
+                self.pos = text.end()
+            elif char == "$":
+                self._dollar(pieces, starts, quoted=False)
+            elif char in "'\"\\`":
+                self._special(char, pieces, starts, quoted=False)
+            elif char == "\n":
+                raise self.unmatched("(", opening)
+            else:
+                depth += {"(": 1, ")": -1}.get(char, 0)
+                _add(pieces, starts, char, pos)
+                self.pos = pos + 1
+                if depth == 0:
+                    return
 
     def _before_array(self, pieces: list[Piece], starts: list[int]) -> bool:
         """Whether the word so far is exactly `NAME=`, `NAME+=` or `NAME[sub]=`."""

@@ -2,8 +2,8 @@
 
 A pattern arrives as pieces `(text, quoted)`: quoted text matches literally; unquoted text has
 glob meaning (`*`, `?`, `[...]` with `!`/`^`, ranges, `[:class:]`, `[.c.]`, `[=c=]`, and
-backslash escapes). Semantics are bash's under LC_ALL=C: ranges and classes by code point,
-ASCII classes.
+backslash escapes), and extended groups (`@(a|b)`, `!(x)`...) are matched by extglob.py.
+Semantics are bash's under LC_ALL=C: ranges and classes by code point, ASCII classes.
 
 Matching never backtracks: a compiled pattern is a list of one-character elements and stars,
 run as a bit-parallel automaton (bit k set = the first k elements have been matched), so any
@@ -13,6 +13,8 @@ and replacement searches reuse the same automaton (the suffix ones on the revers
 from __future__ import annotations
 
 from typing import Callable, Sequence
+
+from . import extglob
 
 __all__ = ["Pieces", "glob_segment_matcher", "has_glob", "literal_text", "match", "remove_prefix",
            "remove_suffix", "replace"]
@@ -168,11 +170,21 @@ def _characters(pieces: Pieces) -> list[tuple[str, bool]]:
     return chars
 
 
-def _elements(chars: list[tuple[str, bool]]) -> list:
+# Extended groups nested deeper than this are plain characters (a bound on the recursion).
+_MAX_GROUP_DEPTH = 16
+
+
+def _elements(chars: list[tuple[str, bool]], depth: int = 0) -> list:
     elements: list = []
     index = 0
     while index < len(chars):
         char, literal = chars[index]
+        group = extglob.group_at(chars, index) if not literal and char in "@?*+!" and depth < _MAX_GROUP_DEPTH \
+            else None
+        if group is not None:   # `@(a|b)`: the alternatives are patterns of their own
+            kind, alternatives, index = group
+            elements.append((extglob.GROUP, kind, tuple(_elements(alt, depth + 1) for alt in alternatives)))
+            continue
         index += 1
         if literal:
             elements.append((_CHAR, char))
@@ -330,7 +342,9 @@ def _compiled(pieces: Pieces) -> _Pattern:
     if pattern is None:
         if len(_cache) >= _CACHE_LIMIT:
             _cache.clear()
-        pattern = _cache[key] = _Pattern(_elements(_characters(pieces)))
+        elements = _elements(_characters(pieces))
+        extended = any(element[0] == extglob.GROUP for element in elements)
+        pattern = _cache[key] = extglob.ExtPattern(elements, _element_matches) if extended else _Pattern(elements)
     return pattern
 
 
