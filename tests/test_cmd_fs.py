@@ -16,7 +16,8 @@ WRITING = {"write", "append", "mkdir", "cp", "mv", "rm", "touch", "chmod"}
 # -- metadata -------------------------------------------------------------------------------
 
 # fs commands tested in files of their own (test_cmd_archive, test_cmd_file, test_cmd_fs_more, test_cmd_diff*).
-OTHER_FS_COMMANDS = ("diff", "du", "file", "gzip", "gunzip", "zcat", "ln", "mktemp", "tar", "rmdir", "unlink", "truncate")
+OTHER_FS_COMMANDS = ("diff", "du", "file", "gzip", "gunzip", "zcat", "ln", "mktemp", "tar", "rmdir", "unlink", "truncate",
+                     "patch")
 
 
 def test_every_fs_command_is_registered_in_the_fs_group():
