@@ -675,7 +675,7 @@ class Lexer:
             out.append(source[pos:end])
             if source[end] == "'":
                 self.pos = end + 1
-                return "".join(out)
+                return _bytes_as_text("".join(out))
             text, pos = _ansi_escape(source, end)
             out.append(text)
 
@@ -921,16 +921,31 @@ def _ansi_escape(source: str, pos: int) -> tuple[str, int]:
         return _ANSI_SIMPLE[char], pos + 2
     if char in "01234567" and char:
         digits = re.match(r"[0-7]{1,3}", source[pos + 1:pos + 4]).group()
-        return chr(int(digits, 8) & 0xFF), pos + 1 + len(digits)
+        return _byte(int(digits, 8) & 0xFF), pos + 1 + len(digits)
     if char in _ANSI_NUMERIC:
         base, most = _ANSI_NUMERIC[char]
         digits = re.match(r"[0-9A-Fa-f]*", source[pos + 2:pos + 2 + most]).group()
         if digits and int(digits, base) <= 0x10FFFF:
-            return chr(int(digits, base)), pos + 2 + len(digits)
+            value = int(digits, base)
+            return (_byte(value) if char == "x" else chr(value)), pos + 2 + len(digits)
         return source[pos:pos + 2], pos + 2
     if char == "c" and pos + 2 < len(source) and source[pos + 2] != "'":
         return chr((ord(source[pos + 2].upper()) ^ 0x40) & 0x7F), pos + 3
     return source[pos:pos + 2], pos + 2
+
+
+def _byte(value: int) -> str:
+    """`\\xHH` and `\\NNN` are bytes: one above 0x7f is kept as its surrogate escape (the
+    shell's text is UTF-8 with surrogateescape), made a character by `_bytes_as_text`."""
+    return chr(value) if value < 0x80 else chr(0xDC00 + value)
+
+
+def _bytes_as_text(text: str) -> str:
+    """Escaped bytes that spell UTF-8 become its characters (`$'\\xc3\\xa9'` is `é`, as in
+    bash); other bytes stay escaped."""
+    if not any("\udc80" <= char <= "\udcff" for char in text):
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 def ansi_c_text(text: str) -> str:
@@ -941,7 +956,7 @@ def ansi_c_text(text: str) -> str:
         end = text.find("\\", pos)
         if end < 0:
             out.append(text[pos:])
-            return "".join(out)
+            return _bytes_as_text("".join(out))
         out.append(text[pos:end])
         decoded, pos = _ansi_escape(text, end)
         out.append(decoded)

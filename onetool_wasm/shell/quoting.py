@@ -12,13 +12,22 @@ _PLAIN_WORD = re.compile(r"[A-Za-z0-9_./=:,@%+^-]+")
 
 
 def _has_control(text: str) -> bool:
-    return any(ord(char) < 0x20 or char == "\x7f" for char in text)
+    """Control characters, and (as in the C locale, where every byte above 0x7f is one that
+    does not print) anything beyond ASCII."""
+    return any(ord(char) < 0x20 or ord(char) >= 0x7f for char in text)
 
 
 def ansi_c_quoted(text: str) -> str:
-    """`$'...'` with bash's escapes (`\\t`, `\\E`, `\\001`...)."""
-    return "$'" + "".join(_ANSI_C.get(char) or (f"\\{ord(char):03o}" if ord(char) < 0x20 or char == "\x7f"
-                                               else char) for char in text) + "'"
+    """`$'...'` with bash's escapes (`\\t`, `\\E`, `\\001`, `\\303\\251` for the bytes of é)."""
+    out = []
+    for char in text:
+        if char in _ANSI_C:
+            out.append(_ANSI_C[char])
+        elif ord(char) < 0x20 or ord(char) >= 0x7f:
+            out.extend(f"\\{byte:03o}" for byte in char.encode("utf-8", "surrogateescape"))
+        else:
+            out.append(char)
+    return "$'" + "".join(out) + "'"
 
 
 def double_quoted(text: str) -> str:

@@ -152,10 +152,11 @@ def cut_fields(line: bytes, options: CutOptions) -> bytes | None:
 
 
 def cut_positions(line: bytes, options: CutOptions) -> bytes:
-    text: bytes | str = line.decode("utf-8") if options.unit == "c" else line
+    # Bytes that are not UTF-8 count as one character each (surrogateescape), never an error.
+    text: bytes | str = line.decode("utf-8", "surrogateescape") if options.unit == "c" else line
     pieces = [text[low - 1:high] for low, high in options.ranges if low <= len(text)]
     if options.unit == "c":
-        pieces = [piece.encode("utf-8") for piece in pieces]  # type: ignore[union-attr]
+        pieces = [piece.encode("utf-8", "surrogateescape") for piece in pieces]  # type: ignore[union-attr]
     return (options.output_delimiter or b"").join(pieces)  # type: ignore[arg-type]
 
 

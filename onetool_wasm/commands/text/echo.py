@@ -25,7 +25,7 @@ def _escape_bytes(code: str) -> bytes:
         return bytes([int(code[1:], 16)])
     if code[0] in "uU" and len(code) > 1:
         return chr(min(int(code[1:], 16), 0x10FFFF)).encode("utf-8", errors="surrogatepass")
-    return _SIMPLE_ESCAPES.get(code, "\\" + code).encode("utf-8")
+    return _SIMPLE_ESCAPES.get(code, "\\" + code).encode("utf-8", "surrogateescape")
 
 
 def _interpret_escapes(text: str) -> tuple[bytes, bool]:
@@ -33,12 +33,12 @@ def _interpret_escapes(text: str) -> tuple[bytes, bool]:
     out = bytearray()
     pos = 0
     for match in _ECHO_ESCAPE.finditer(text):
-        out += text[pos:match.start()].encode("utf-8")
+        out += text[pos:match.start()].encode("utf-8", "surrogateescape")
         if match.group(1) == "c":
             return bytes(out), True
         out += _escape_bytes(match.group(1))
         pos = match.end()
-    out += text[pos:].encode("utf-8")
+    out += text[pos:].encode("utf-8", "surrogateescape")
     return bytes(out), False
 
 
@@ -48,7 +48,7 @@ def cmd_echo(ctx: CommandContext, args: list[str], stdin: bytes) -> CommandResul
         for flag in args.pop(0)[1:]:
             newline = newline and flag != "n"
             escapes = {"e": True, "E": False}.get(flag, escapes)
-    data = " ".join(args).encode("utf-8")
+    data = " ".join(args).encode("utf-8", "surrogateescape")
     if escapes:
         data, stop = _interpret_escapes(" ".join(args))
         newline = newline and not stop

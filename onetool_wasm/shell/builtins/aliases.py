@@ -27,7 +27,7 @@ async def builtin_alias(shell: "Interpreter", args: list[str], io: CommandIO) ->
     if args[:1] == ["-p"]:
         args = args[1:]
     if not args:
-        await io.stdout.write("".join(_shown(name, aliases[name][0]) for name in sorted(aliases)).encode())
+        await io.stdout.write("".join(_shown(name, aliases[name][0]) for name in sorted(aliases)).encode("utf-8", "surrogateescape"))
         return 0
     status = 0
     for arg in args:
@@ -39,7 +39,7 @@ async def builtin_alias(shell: "Interpreter", args: list[str], io: CommandIO) ->
                 continue
             aliases[name] = (value, shell.line)
         elif name in aliases:
-            await io.stdout.write(_shown(name, aliases[name][0]).encode())
+            await io.stdout.write(_shown(name, aliases[name][0]).encode("utf-8", "surrogateescape"))
         else:
             await io.error(f"bash: line {shell.line}: alias: {name}: not found")
             status = 1

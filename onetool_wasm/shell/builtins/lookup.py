@@ -55,7 +55,7 @@ async def builtin_type(shell: "Interpreter", args: list[str], io: CommandIO) -> 
             out.append({"keyword": f"{name} is a shell keyword", "function": f"{name} is a function",
                         "builtin": f"{name} is a shell builtin", "file": f"{name} is {detail}",
                         "alias": f"{name} is aliased to `{detail}'"}[kind])
-    await io.stdout.write("".join(line + "\n" for line in out).encode())
+    await io.stdout.write("".join(line + "\n" for line in out).encode("utf-8", "surrogateescape"))
     return status
 
 
@@ -76,9 +76,9 @@ async def builtin_command(shell: "Interpreter", args: list[str], io: CommandIO) 
             if verbose:
                 await builtin_type(shell, [name], io)
             elif found[0] == "alias":
-                await io.stdout.write(f"alias {name}='{found[1]}'\n".encode())
+                await io.stdout.write(f"alias {name}='{found[1]}'\n".encode("utf-8", "surrogateescape"))
             else:
-                await io.stdout.write(f"{found[1]}\n".encode())
+                await io.stdout.write(f"{found[1]}\n".encode("utf-8", "surrogateescape"))
         return status
     if args[:1] == ["-p"]:
         args = args[1:]
@@ -94,7 +94,7 @@ async def builtin_which(shell: "Interpreter", args: list[str], io: CommandIO) ->
     status = 0
     for name in (a for a in args if not a.startswith("-")):
         if shell.ctx.registry.get(name) is not None or name in ALSO_PROGRAMS:
-            await io.stdout.write(f"/usr/bin/{name}\n".encode())
+            await io.stdout.write(f"/usr/bin/{name}\n".encode("utf-8", "surrogateescape"))
         else:
             status = 1
     return status

@@ -26,7 +26,7 @@ async def builtin_umask(shell: "Interpreter", args: list[str], io: CommandIO) ->
     state = shell.state
     if not args:
         shown = _symbolic(state.umask) if symbolic else f"{state.umask:04o}"
-        await io.stdout.write(f"{'umask ' + ('-S ' if symbolic else '') if as_command else ''}{shown}\n".encode())
+        await io.stdout.write(f"{'umask ' + ('-S ' if symbolic else '') if as_command else ''}{shown}\n".encode("utf-8", "surrogateescape"))
         return 0
     mode = args[0]
     if mode[:1].isdigit():
@@ -41,7 +41,7 @@ async def builtin_umask(shell: "Interpreter", args: list[str], io: CommandIO) ->
         return 1
     state.umask = 0o777 & ~allowed
     if symbolic:
-        await io.stdout.write(f"{_symbolic(state.umask)}\n".encode())
+        await io.stdout.write(f"{_symbolic(state.umask)}\n".encode("utf-8", "surrogateescape"))
     return 0
 
 

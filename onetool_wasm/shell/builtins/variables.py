@@ -139,7 +139,7 @@ async def builtin_export(shell: "Interpreter", args: list[str], io: CommandIO) -
     if not args:
         lines = [_declaration(name, shell) for name in shell.state.names()
                  if shell.state.lookup_raw(name).exported]
-        await io.stdout.write("".join(line + "\n" for line in lines if line).encode())
+        await io.stdout.write("".join(line + "\n" for line in lines if line).encode("utf-8", "surrogateescape"))
         return 0
     return await _set_words(shell, args, io, "export", export=not unexport)
 
@@ -175,13 +175,13 @@ async def builtin_declare(shell: "Interpreter", args: list[str], io: CommandIO, 
             if line is None:
                 status = await _fail(shell, io, f"{name}: {variable_name}: not found")
             else:
-                await io.stdout.write((line + "\n").encode())
+                await io.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))
         return status
     if "f" in flags or "F" in flags:
         missing = [w for w in words if w not in shell.state.functions]
         for word in words:
             if word in shell.state.functions and "F" in flags:
-                await io.stdout.write(f"{word}\n".encode())
+                await io.stdout.write(f"{word}\n".encode("utf-8", "surrogateescape"))
         return 1 if missing else 0
     in_function = shell.state.function_depth > 0 and "g" not in flags
     if "n" in flags:
@@ -319,7 +319,7 @@ async def builtin_set(shell: "Interpreter", args: list[str], io: CommandIO) -> i
     options = shell.state.options
     if not args:
         lines = [_set_line(name, shell) for name in shell.state.names()]
-        await io.stdout.write("".join(line + "\n" for line in lines if line).encode())
+        await io.stdout.write("".join(line + "\n" for line in lines if line).encode("utf-8", "surrogateescape"))
         return 0
     position = 0
     while position < len(args):
@@ -369,7 +369,7 @@ async def _list_options(shell: "Interpreter", io: CommandIO, human: bool) -> Non
     for name in sorted(SET_OPTIONS):
         on = getattr(options, SET_OPTIONS[name])
         lines.append(f"{name:<15}\t{'on' if on else 'off'}" if human else f"set {'-' if on else '+'}o {name}")
-    await io.stdout.write(("\n".join(lines) + "\n").encode())
+    await io.stdout.write(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
 
 
 async def builtin_shopt(shell: "Interpreter", args: list[str], io: CommandIO) -> int:
@@ -398,7 +398,7 @@ async def builtin_shopt(shell: "Interpreter", args: list[str], io: CommandIO) ->
             on = getattr(shell.state.options, name)
             status = status or (0 if on else 1)
             if not quiet:
-                await io.stdout.write(f"{name:<15}\t{'on' if on else 'off'}\n".encode())
+                await io.stdout.write(f"{name:<15}\t{'on' if on else 'off'}\n".encode("utf-8", "surrogateescape"))
         else:
             setattr(shell.state.options, name, mode)
     return status
