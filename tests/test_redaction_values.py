@@ -331,11 +331,12 @@ def test_structured_redaction_never_raises_and_is_idempotent(value):
 ])
 def test_a_megabyte_of_pathological_input_redacts_in_linear_time(unit):
     # A ratio, not a fixed time: Pyodide and a loaded machine are slower, but a quadratic
-    # pattern takes 16 times as long for 4 times the text, a linear one about 4.
+    # pattern takes 16 times as long for 4 times the text, a linear one about 4 (up to 9 was
+    # seen in Pyodide, allocation included); under a second passes whatever the ratio.
     def cpu_seconds(size: int) -> float:
         text = (unit * (size // len(unit) + 1))[:size]
         started = time.process_time()  # CPU time: the machine running the tests may be shared
         redact_text(text, [SECRET])
         return time.process_time() - started
     quarter, whole = cpu_seconds(250_000), cpu_seconds(1_000_000)
-    assert whole < max(8 * quarter, 0.25), (unit, quarter, whole)
+    assert whole < max(12 * quarter, 1.0), (unit, quarter, whole)
