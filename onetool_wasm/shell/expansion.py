@@ -202,7 +202,8 @@ class Expander:
             reference = self.state.lookup_raw(param.name)
             if reference is not None and reference.ref is not None:  # `${!r}` of a nameref: its target's name
                 return [reference.ref], False
-            target = self.state.get(param.name) or ""
+            named = await self._lookup(Param(param.name))  # `${!#}`: the last positional one
+            target = named[0] if named else ""
             values = await self._lookup(Param(target) if "[" not in target else _subscripted(target))
             return (values or [""], False) if values is not None else ([""], False)
         is_list = param.name in ("@", "*") or param.index in ("@", "*")
@@ -247,6 +248,10 @@ class Expander:
             return "1000"
         if name == "!":
             return ""
+        if name == "_":
+            return state.last_argument
+        if name == "BASHPID":  # a subshell has a process of its own in bash
+            return str(1000 + state.subshell_depth)
         if name == "-":
             return state.options.flags()
         if name == "LINENO":

@@ -500,6 +500,7 @@ class Interpreter:
         try:
             return await self._dispatch(node, argv, command_io)
         finally:
+            self.state.last_argument = argv[-1]
             await self._close_all(closers, io)
 
     async def _expand_command_words(self, words: tuple[Word, ...]) -> list[str]:

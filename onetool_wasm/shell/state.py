@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+# bash's $MACHTYPE and ${BASH_VERSINFO[5]} for the sandbox's machine (uname -m: wasm32).
+MACHTYPE = "wasm32-unknown-linux-gnu"
 # Links followed from a nameref before giving up (bash warns of a circular reference).
 MAX_NAMEREF_HOPS = 8
 
@@ -179,6 +181,7 @@ class ShellState:
     err_trap: str | None = None                                # `trap '...' ERR` (not in subshells)
     call_stack: list[str] = field(default_factory=list)         # FUNCNAME, innermost last
     umask: int = 0o022
+    last_argument: str = ""                                     # `$_`: the last word of the last command
     aliases: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (text, line defined)
     # Run from a script file (`bash FILE`): a fatal expansion error exits 1, not 127.
     script_file: bool = False
@@ -194,7 +197,13 @@ class ShellState:
         state.scopes[0]["OPTIND"] = Variable("1")
         state.scopes[0]["BASH_VERSION"] = Variable("5.2.15(1)-release")
         state.scopes[0]["BASH_VERSINFO"] = Variable(
-            dict(enumerate(("5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"))), readonly=True)
+            dict(enumerate(("5", "2", "15", "1", "release", MACHTYPE))), readonly=True)
+        # The sandbox's identity, as whoami, id, uname and hostname give it (commands/system/).
+        for name, value in (("UID", "1000"), ("EUID", "1000"), ("PPID", "999")):
+            state.scopes[0][name] = Variable(value, readonly=True)
+        for name, value in (("HOSTNAME", "onetool"), ("HOSTTYPE", "wasm32"), ("MACHTYPE", MACHTYPE),
+                            ("OSTYPE", "linux-gnu"), ("SHLVL", "1")):
+            state.scopes[0].setdefault(name, Variable(value))
         return state
 
     def fork(self) -> "ShellState":
